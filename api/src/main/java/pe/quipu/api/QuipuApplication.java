@@ -1,0 +1,137 @@
+package pe.quipu.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dropwizard.auth.AuthDynamicFeature;
+import io.dropwizard.auth.AuthValueFactoryProvider;
+import io.dropwizard.auth.oauth.OAuthCredentialAuthFilter;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.DataSourceFactory;
+import io.dropwizard.jdbi3.JdbiFactory;
+import io.dropwizard.lifecycle.Managed;
+import io.dropwizard.migrations.MigrationsBundle;
+import org.jdbi.v3.core.Jdbi;
+import pe.quipu.api.auth.ApiKeyAuthenticator;
+import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.auth.KeyChangeListener;
+import pe.quipu.api.auth.ProblemUnauthorizedHandler;
+import pe.quipu.api.auth.ScopeFeature;
+import pe.quipu.api.cli.CreateKeyCommand;
+import pe.quipu.api.cli.RevokeKeyCommand;
+import pe.quipu.api.db.DatabaseSupport;
+import pe.quipu.api.errors.ProblemErrorHandler;
+import pe.quipu.api.errors.ProblemExceptionMapper;
+import pe.quipu.api.freshness.DataFreshness;
+import pe.quipu.api.health.DatabaseHealthCheck;
+import pe.quipu.api.health.FreshnessHealthCheck;
+import pe.quipu.api.resources.StatusResource;
+import pe.quipu.core.db.QuipuDatabase;
+import pe.quipu.core.events.EventOutbox;
+
+import java.time.Clock;
+
+/** Quipu's API. {@link #run} reads as the wiring diagram of the service. */
+public class QuipuApplication extends Application<QuipuConfiguration> {
+
+    private final Clock clock;
+
+    public QuipuApplication() {
+        this(Clock.systemUTC());
+    }
+
+    /** Tests pass a clock they can move. */
+    public QuipuApplication(Clock clock) {
+        this.clock = clock;
+    }
+
+    public static void main(String[] args) throws Exception {
+        new QuipuApplication().run(args);
+    }
+
+    @Override
+    public String getName() {
+        return "quipu";
+    }
+
+    @Override
+    public void initialize(Bootstrap<QuipuConfiguration> bootstrap) {
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
+                bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        configureJson(bootstrap.getObjectMapper());
+        EventOutbox outbox = new EventOutbox(clock, bootstrap.getObjectMapper());
+        bootstrap.addCommand(new CreateKeyCommand(clock, outbox));
+        bootstrap.addCommand(new RevokeKeyCommand(clock, outbox));
+        bootstrap.addBundle(new MigrationsBundle<>() {
+            @Override
+            public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {
+                // `db …` commands: attach to (or start) the embedded server for this process's lifetime.
+                QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase().settings(), "cli");
+                Runtime.getRuntime().addShutdownHook(new Thread(database::close, "quipu-db-release"));
+                return DatabaseSupport.dataSourceFactory(database, "quipu-cli-db", 4);
+            }
+
+            @Override
+            public String getMigrationsFileName() {
+                return DatabaseSupport.CHANGELOG;
+            }
+        });
+    }
+
+    @Override
+    public void run(QuipuConfiguration configuration, Environment environment) {
+        ObjectMapper json = environment.getObjectMapper();
+
+        // Database: embedded or external, migrated before anything reads it. Registered first so that it
+        // is released last, after the pool below has closed.
+        QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase().settings(), "api");
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void stop() {
+                database.close();
+            }
+        });
+        DatabaseSupport.migrate(database);
+        DataSourceFactory dataSource = DatabaseSupport.dataSourceFactory(database, "quipu-api",
+                configuration.getDatabase().getMaxConnections());
+        Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "postgresql");
+
+        // Errors: Problem Details everywhere, from Jersey and from Jetty.
+        environment.jersey().register(new ProblemExceptionMapper());
+        ProblemErrorHandler.install(environment, json);
+
+        // API keys and scopes.
+        ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(jdbi, clock);
+        environment.lifecycle().manage(new KeyChangeListener(database, authenticator));
+        environment.jersey().register(new AuthDynamicFeature(
+                new OAuthCredentialAuthFilter.Builder<ApiKeyPrincipal>()
+                        .setAuthenticator(authenticator)
+                        .setPrefix("Bearer")
+                        .setRealm("quipu")
+                        .setUnauthorizedHandler(new ProblemUnauthorizedHandler())
+                        .buildAuthFilter()));
+        environment.jersey().register(new AuthValueFactoryProvider.Binder<>(ApiKeyPrincipal.class));
+        environment.jersey().register(new ScopeFeature());
+
+        // Resources.
+        DataFreshness freshness = new DataFreshness(jdbi);
+        environment.jersey().register(new StatusResource(freshness, clock, version()));
+
+        // Operations.
+        environment.healthChecks().register("database", new DatabaseHealthCheck(jdbi));
+        environment.healthChecks().register("data-freshness",
+                new FreshnessHealthCheck(freshness, clock, configuration.getFreshness()));
+    }
+
+    static void configureJson(ObjectMapper json) {
+        json.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    }
+
+    static String version() {
+        String version = QuipuApplication.class.getPackage().getImplementationVersion();
+        return version == null ? "development" : version;
+    }
+}

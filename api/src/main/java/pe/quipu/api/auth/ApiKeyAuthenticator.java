@@ -1,0 +1,96 @@
+package pe.quipu.api.auth;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.dropwizard.auth.Authenticator;
+import org.jdbi.v3.core.Jdbi;
+import pe.quipu.core.keys.ApiKeySecret;
+import pe.quipu.core.keys.Scope;
+
+import java.sql.Array;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * Resolves {@code Authorization: Bearer qk_live_…} to a key, through an in-memory cache keyed by the key's
+ * hash. Only usable keys are cached; every change to a key row (revocation, rotation, deletion, from any
+ * instance or from SQL) evicts it through {@link KeyChangeListener}, so a revoked key fails on the next
+ * request. The cache's expiry is only a safety net for a missed notification.
+ */
+public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPrincipal> {
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final Cache<String, ApiKeyPrincipal> cache = Caffeine.newBuilder()
+            .maximumSize(100_000)
+            .expireAfterWrite(Duration.ofMinutes(10))
+            .build();
+
+    public ApiKeyAuthenticator(Jdbi jdbi, Clock clock) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+    }
+
+    @Override
+    public Optional<ApiKeyPrincipal> authenticate(String credentials) {
+        if (!ApiKeySecret.wellFormed(credentials)) {
+            return Optional.empty();
+        }
+        byte[] hash = ApiKeySecret.hashOf(credentials);
+        String cacheKey = HexFormat.of().formatHex(hash);
+        ApiKeyPrincipal principal = cache.getIfPresent(cacheKey);
+        if (principal == null) {
+            principal = load(hash).orElse(null);
+            if (principal == null) {
+                return Optional.empty();
+            }
+            cache.put(cacheKey, principal);
+        }
+        if (!principal.usableAt(clock.instant())) {
+            cache.invalidate(cacheKey);
+            return Optional.empty();
+        }
+        return Optional.of(principal);
+    }
+
+    /** Forgets the key with this hash (hex), as told by a notification. */
+    void evict(String hashHex) {
+        cache.invalidate(hashHex);
+    }
+
+    /** Forgets every key, when notifications may have been missed. */
+    void evictAll() {
+        cache.invalidateAll();
+    }
+
+    private Optional<ApiKeyPrincipal> load(byte[] hash) {
+        return jdbi.withHandle(h -> h.createQuery("""
+                        select id, account_id, prefix, scopes, expires_at
+                          from api_keys
+                         where key_hash = :hash and status in ('active', 'grace')""")
+                .bind("hash", hash)
+                .map((rs, ctx) -> new ApiKeyPrincipal(
+                        rs.getObject("id", UUID.class),
+                        rs.getObject("account_id", UUID.class),
+                        rs.getString("prefix"),
+                        scopes(rs.getArray("scopes")),
+                        Optional.ofNullable(rs.getObject("expires_at", OffsetDateTime.class))
+                                .map(OffsetDateTime::toInstant).orElse(null)))
+                .findOne());
+    }
+
+    private static Set<Scope> scopes(Array array) throws SQLException {
+        return Arrays.stream((String[]) array.getArray())
+                .map(Scope::fromWireName)
+                .flatMap(Optional::stream)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+}

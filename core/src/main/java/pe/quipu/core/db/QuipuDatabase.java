@@ -1,0 +1,58 @@
+package pe.quipu.core.db;
+
+import java.util.Optional;
+
+/**
+ * The database a Quipu process talks to: an external PostgreSQL named by {@code DATABASE_URL},
+ * or the shared embedded server. Close it after closing the process's own connection pools.
+ */
+public final class QuipuDatabase implements AutoCloseable {
+
+    private final String jdbcUrl;
+    private final String user;
+    private final String password;
+    private final EmbeddedPostgresServer embedded;
+
+    private QuipuDatabase(String jdbcUrl, String user, String password, EmbeddedPostgresServer embedded) {
+        this.jdbcUrl = jdbcUrl;
+        this.user = user;
+        this.password = password;
+        this.embedded = embedded;
+    }
+
+    public static QuipuDatabase open(DatabaseSettings settings, String role) {
+        if (settings.external()) {
+            if (!settings.url().startsWith("jdbc:postgresql:")) {
+                throw new IllegalArgumentException("DATABASE_URL must be a jdbc:postgresql://host:port/database URL");
+            }
+            return new QuipuDatabase(settings.url(), settings.user(), settings.password(), null);
+        }
+        EmbeddedPostgresServer server = EmbeddedPostgresServer.acquire(
+                settings.embeddedDataDirectory(), settings.embeddedPort(), role);
+        return new QuipuDatabase(server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server);
+    }
+
+    public String jdbcUrl() {
+        return jdbcUrl;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    /** Never logged. */
+    public String password() {
+        return password;
+    }
+
+    public Optional<EmbeddedPostgresServer> embedded() {
+        return Optional.ofNullable(embedded);
+    }
+
+    @Override
+    public void close() {
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}

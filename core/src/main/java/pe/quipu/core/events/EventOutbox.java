@@ -1,0 +1,73 @@
+package pe.quipu.core.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * Appends events to the {@code events} outbox on the caller's connection, so an event commits or rolls
+ * back with the change it announces. The webhook worker turns outbox rows into deliveries later;
+ * nothing here calls out.
+ */
+public final class EventOutbox {
+
+    private static final char[] BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
+
+    private final Clock clock;
+    private final ObjectMapper json;
+    private final SecureRandom random = new SecureRandom();
+
+    public EventOutbox(Clock clock, ObjectMapper json) {
+        this.clock = clock;
+        this.json = json;
+    }
+
+    /**
+     * Appends one event in the transaction {@code connection} is in.
+     *
+     * @param accountId the account the event concerns, or null for operator-level events (etl.run.*)
+     * @param data      the event's {@code data} payload, serialised as JSON
+     * @return the stored event
+     */
+    public Event append(Connection connection, String type, UUID accountId, Object data) throws SQLException {
+        Event event = new Event(newId(), type, accountId, clock.instant(), toJson(data));
+        try (PreparedStatement insert = connection.prepareStatement(
+                "insert into events (id, type, account_id, data, created_at) values (?, ?, ?, ?::jsonb, ?)")) {
+            insert.setString(1, event.id());
+            insert.setString(2, event.type());
+            insert.setObject(3, event.accountId());
+            insert.setString(4, event.dataJson());
+            insert.setTimestamp(5, Timestamp.from(event.createdAt()));
+            insert.executeUpdate();
+        }
+        return event;
+    }
+
+    private String toJson(Object data) {
+        try {
+            return json.writeValueAsString(data);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("event data is not serialisable", e);
+        }
+    }
+
+    private String newId() {
+        char[] id = new char[24];
+        for (int i = 0; i < id.length; i++) {
+            id[i] = BASE62[random.nextInt(BASE62.length)];
+        }
+        return "evt_" + new String(id);
+    }
+
+    /** An outbox row: {@code id}, {@code type}, {@code createdAt} and {@code data} form the webhook envelope. */
+    public record Event(String id, String type, UUID accountId, Instant createdAt, String dataJson) {
+    }
+}
