@@ -7,8 +7,8 @@ import liquibase.Liquibase;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
-import liquibase.exception.LiquibaseException;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import liquibase.ui.LoggerUIService;
 import pe.quipu.core.db.QuipuDatabase;
 
 import java.sql.Connection;
@@ -48,15 +48,19 @@ public final class DatabaseSupport {
         return DriverManager.getConnection(database.jdbcUrl(), props);
     }
 
-    /** Applies every pending changeset; Liquibase's lock table serialises concurrent callers. */
+    /**
+     * Applies every pending changeset; Liquibase's lock table serialises concurrent callers. Liquibase's
+     * console messages go to the log, so that commands keep standard output for their result.
+     */
     @SuppressWarnings("deprecation")
     public static void migrate(QuipuDatabase database) {
         try (Connection connection = connect(database, "quipu-migrations")) {
             Database liquibaseDb = DatabaseFactory.getInstance()
                     .findCorrectDatabaseImplementation(new JdbcConnection(connection));
             Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(), liquibaseDb);
-            liquibase.update(new Contexts(), new LabelExpression());
-        } catch (SQLException | LiquibaseException e) {
+            liquibase.Scope.child(Map.of(liquibase.Scope.Attr.ui.name(), new LoggerUIService()),
+                    () -> liquibase.update(new Contexts(), new LabelExpression()));
+        } catch (Exception e) {
             throw new IllegalStateException("could not apply the schema migrations", e);
         }
     }

@@ -63,7 +63,13 @@ public final class TestQuipu {
                 ConfigOverride.config("logging.level", "WARN")) {
             @Override
             public QuipuApplication newApplication() {
-                return new QuipuApplication(clock);
+                return new QuipuApplication(clock) {
+                    @Override
+                    public void run(QuipuConfiguration configuration, io.dropwizard.core.setup.Environment environment) {
+                        super.run(configuration, environment);
+                        environment.jersey().register(new FailingResource());
+                    }
+                };
             }
         };
         app.before();
@@ -72,7 +78,21 @@ public final class TestQuipu {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.after();
             database.close();
+            deleteTree(dataDirectory.getParent());
         }, "quipu-test-shutdown"));
+    }
+
+    /** The embedded data directory the app under test uses. */
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    private static void deleteTree(Path root) {
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary folder; the OS cleans it eventually
+        }
     }
 
     public static synchronized TestQuipu get() {
