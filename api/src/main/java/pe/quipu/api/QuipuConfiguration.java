@@ -11,6 +11,7 @@ import jakarta.validation.constraints.Pattern;
 import pe.quipu.core.db.DatabaseSettings;
 
 import java.nio.file.Path;
+import java.util.Objects;
 
 /** config.yml, read by the API and (later) the ETL. */
 public class QuipuConfiguration extends Configuration {
@@ -73,8 +74,10 @@ public class QuipuConfiguration extends Configuration {
         @JsonProperty
         private int maxConnections = 32;
 
+        /** Unset values (an empty ${VAR:-} reads as YAML null) become empty strings. */
         public DatabaseSettings settings() {
-            return new DatabaseSettings(url, user, password, Path.of(embeddedDataDirectory), embeddedPort);
+            return new DatabaseSettings(Objects.requireNonNullElse(url, ""), Objects.requireNonNullElse(user, ""),
+                    Objects.requireNonNullElse(password, ""), Path.of(embeddedDataDirectory), embeddedPort);
         }
 
         public int getMaxConnections() {

@@ -4,6 +4,7 @@ import io.dropwizard.db.DataSourceFactory;
 import liquibase.Contexts;
 import liquibase.LabelExpression;
 import liquibase.Liquibase;
+import liquibase.Scope;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
@@ -57,9 +58,9 @@ public final class DatabaseSupport {
         try (Connection connection = connect(database, "quipu-migrations")) {
             Database liquibaseDb = DatabaseFactory.getInstance()
                     .findCorrectDatabaseImplementation(new JdbcConnection(connection));
-            Liquibase liquibase = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(), liquibaseDb);
-            liquibase.Scope.child(Map.of(liquibase.Scope.Attr.ui.name(), new LoggerUIService()),
-                    () -> liquibase.update(new Contexts(), new LabelExpression()));
+            Liquibase changelog = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(), liquibaseDb);
+            Scope.child(Map.of(Scope.Attr.ui.name(), new LoggerUIService()),
+                    () -> changelog.update(new Contexts(), new LabelExpression()));
         } catch (Exception e) {
             throw new IllegalStateException("could not apply the schema migrations", e);
         }
