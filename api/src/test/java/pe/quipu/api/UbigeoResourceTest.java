@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import pe.quipu.api.support.TestQuipu;
+import pe.quipu.api.ubigeo.StrictQueryString;
 import pe.quipu.api.ubigeo.UbigeoSeeder;
 import pe.quipu.core.keys.Scope;
 import pe.quipu.core.ubigeo.UbigeoCsv;
 
+import java.net.Socket;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -23,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static pe.quipu.api.support.ProblemAssert.assertProblem;
 
 class UbigeoResourceTest {
@@ -299,6 +303,37 @@ class UbigeoResourceTest {
     }
 
     @Test
+    void broken_percent_encoding_is_400() throws Exception {
+        // java.net.URI refuses to build such a request, so it is written by hand.
+        for (String query : List.of("q=%zz", "q=%E2%28", "q=li%")) {
+            String answer = rawGet("/v1/ubigeos?" + query, key);
+            assertThat(answer).as(query).startsWith("HTTP/1.1 400 ");
+            assertThat(answer).as(query).contains("application/problem+json").contains("\"validation_error\"");
+        }
+    }
+
+    @Test
+    void plus_and_percent_twenty_both_mean_a_space() {
+        List<String> plus = everything("q=San+Isidro", 50);
+
+        assertThat(plus).contains("150131", "090612").isEqualTo(everything("q=San%20Isidro", 50));
+        assertThat(quipu.get("/v1/ubigeos?", key).statusCode()).isEqualTo(200);
+        assertThat(quipu.get("/v1/ubigeos?limit=5&&", key).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void query_strings_are_decoded_strictly() {
+        assertThat(StrictQueryString.parse("q=San+Isidro&q=%C3%A1&flag&=x&&"))
+                .containsExactly(Map.entry("q", List.of("San Isidro", "á")), Map.entry("flag", List.of("")),
+                        Map.entry("", List.of("x")));
+        assertThat(StrictQueryString.parse(null)).isEmpty();
+        for (String broken : List.of("q=%zz", "q=%E2%28", "q=li%", "q=%4", "%G1=x", "q=%C3")) {
+            assertThatThrownBy(() -> StrictQueryString.parse(broken)).as(broken)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
     void a_key_is_required() {
         assertProblem(quipu.get("/v1/ubigeos", null), 401, "unauthorized");
         assertProblem(quipu.get("/v1/ubigeos/150101", null), 401, "unauthorized");
@@ -347,6 +382,16 @@ class UbigeoResourceTest {
             cursor = next.asText();
         }
         throw new AssertionError("more than 100 pages for " + query);
+    }
+
+    private String rawGet(String pathAndQuery, String apiKey) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", quipu.uri("/").getPort())) {
+            socket.setSoTimeout(10_000);
+            String request = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: Bearer " + apiKey + "\r\nConnection: close\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     private static List<String> codes(JsonNode body) {

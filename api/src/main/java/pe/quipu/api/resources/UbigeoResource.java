@@ -2,6 +2,7 @@ package pe.quipu.api.resources;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dropwizard.auth.Auth;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -9,28 +10,30 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.errors.ApiProblem;
 import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.ubigeo.StrictQueryString;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.core.keys.Scope;
 import pe.quipu.core.ubigeo.Ubigeo;
 import pe.quipu.core.ubigeo.UbigeoPage;
 import pe.quipu.core.ubigeo.UbigeoQuery;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code GET /v1/ubigeos} and {@code GET /v1/ubigeos/{code}} (interface spec, Ubigeos; contract §4), answered
  * from the in-memory catalogue.
  *
  * <p>Query parameters are read raw so that the API can be strict in the way Stripe is: a parameter this
- * endpoint does not know (a typo such as {@code departmento}) or a parameter given twice is a 400 naming it,
- * rather than being silently ignored and returning an unfiltered list.
+ * endpoint does not know (a typo such as {@code departmento}; names are case-sensitive) or a parameter given
+ * twice is a 400 naming it, rather than being silently ignored and returning an unfiltered list. The lookup
+ * takes no query parameter at all, under the same rule.
  */
 @Path("/v1/ubigeos")
 @Produces(MediaType.APPLICATION_JSON)
@@ -53,9 +56,9 @@ public final class UbigeoResource {
     }
 
     @GET
-    public Response list(@Auth ApiKeyPrincipal key, @Context UriInfo uriInfo) {
-        MultivaluedMap<String, String> parameters = queryParameters(uriInfo, LIST_PARAMETERS);
-        String q = single(parameters, "q");
+    public Response list(@Auth ApiKeyPrincipal key, @Context HttpServletRequest request) {
+        Map<String, String> parameters = queryParameters(request, LIST_PARAMETERS);
+        String q = parameters.get("q");
         if (q != null) {
             // Counted in Unicode code points of the value as received (an emoji is one character, not two
             // UTF-16 units); not stripped, since the text is matched as given. Blank text would match nothing useful.
@@ -70,7 +73,7 @@ public final class UbigeoResource {
         String departamento = code(parameters, "departamento", 2);
         String provincia = code(parameters, "provincia", 4);
         String cursor = code(parameters, "cursor", 6);
-        int limit = limit(single(parameters, "limit"));
+        int limit = limit(parameters.get("limit"));
 
         UbigeoPage page = directory.catalogue().search(new UbigeoQuery(q, departamento, provincia, cursor, limit));
         List<UbigeoJson> items = page.items().stream().map(UbigeoJson::of).toList();
@@ -79,8 +82,9 @@ public final class UbigeoResource {
 
     @GET
     @Path("{code}")
-    public Response lookup(@Auth ApiKeyPrincipal key, @PathParam("code") String code, @Context UriInfo uriInfo) {
-        queryParameters(uriInfo, List.of());
+    public Response lookup(@Auth ApiKeyPrincipal key, @PathParam("code") String code,
+                           @Context HttpServletRequest request) {
+        queryParameters(request, List.of());
         if (!Ubigeo.isCode(code, 6)) {
             throw ApiProblem.invalid("code", "must be 6 digits (DDPPDD)");
         }
@@ -93,15 +97,19 @@ public final class UbigeoResource {
         return Response.ok(body).header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL).build();
     }
 
-    /** The decoded query parameters, refusing names outside {@code known} and names given more than once. */
-    private static MultivaluedMap<String, String> queryParameters(UriInfo uriInfo, List<String> known) {
-        MultivaluedMap<String, String> parameters;
+    /**
+     * The query parameters, decoded strictly ({@link StrictQueryString}), refusing names outside {@code known}
+     * and names given more than once. Read from the raw query string as the client sent it: Jersey's decoded
+     * view has already repaired broken percent-encoding, which should be a 400 instead.
+     */
+    private static Map<String, String> queryParameters(HttpServletRequest request, List<String> known) {
+        Map<String, List<String>> parameters;
         try {
-            parameters = uriInfo.getQueryParameters();
+            parameters = StrictQueryString.parse(request.getQueryString());
         } catch (IllegalArgumentException e) {
-            // Jersey decodes lazily and refuses broken percent-encoding such as "%zz".
-            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The query string is not valid percent-encoding");
+            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The query string is malformed: " + e.getMessage());
         }
+        Map<String, String> single = new HashMap<>();
         for (var parameter : parameters.entrySet()) {
             String name = parameter.getKey();
             if (!known.contains(name)) {
@@ -112,16 +120,13 @@ public final class UbigeoResource {
             if (parameter.getValue().size() > 1) {
                 throw ApiProblem.invalid(name, "given " + parameter.getValue().size() + " times; give it at most once");
             }
+            single.put(name, parameter.getValue().getFirst());
         }
-        return parameters;
+        return single;
     }
 
-    private static String single(MultivaluedMap<String, String> parameters, String name) {
-        return parameters.getFirst(name);
-    }
-
-    private static String code(MultivaluedMap<String, String> parameters, String name, int digits) {
-        String value = single(parameters, name);
+    private static String code(Map<String, String> parameters, String name, int digits) {
+        String value = parameters.get(name);
         if (value != null && !Ubigeo.isCode(value, digits)) {
             throw ApiProblem.invalid(name, "must be exactly " + digits + " digits");
         }
