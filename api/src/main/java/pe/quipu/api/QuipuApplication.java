@@ -29,6 +29,8 @@ import pe.quipu.api.freshness.DataFreshness;
 import pe.quipu.api.health.DatabaseHealthCheck;
 import pe.quipu.api.health.FreshnessHealthCheck;
 import pe.quipu.api.resources.StatusResource;
+import pe.quipu.api.resources.UbigeoResource;
+import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.events.EventOutbox;
 
@@ -119,6 +121,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);
         environment.jersey().register(new StatusResource(freshness, clock, version()));
+        // Seeded from the bundled INEI file when the table is empty, loaded before the connectors open.
+        UbigeoDirectory ubigeos = new UbigeoDirectory(jdbi);
+        environment.lifecycle().manage(ubigeos);
+        environment.jersey().register(new UbigeoResource(ubigeos));
 
         // Operations.
         environment.healthChecks().register("database", new DatabaseHealthCheck(jdbi));
