@@ -28,7 +28,9 @@ import pe.quipu.api.errors.ProblemExceptionMapper;
 import pe.quipu.api.freshness.DataFreshness;
 import pe.quipu.api.health.DatabaseHealthCheck;
 import pe.quipu.api.health.FreshnessHealthCheck;
+import pe.quipu.api.resources.RucResource;
 import pe.quipu.api.resources.StatusResource;
+import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.events.EventOutbox;
 
@@ -119,6 +121,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);
         environment.jersey().register(new StatusResource(freshness, clock, version()));
+        environment.jersey().register(new RucResource(new RucRegistry(jdbi), json));
 
         // Operations.
         environment.healthChecks().register("database", new DatabaseHealthCheck(jdbi));
