@@ -178,6 +178,18 @@ class RucResourceTest {
         }
 
         @Test
+        void a_gzip_encoded_answer_revalidates_with_its_own_tag() {
+            // Long enough for the server to compress; Jetty then tags the gzip variant apart ("…--gzip").
+            HttpResponse<String> first = lookup("20467539842", "Accept-Encoding", "gzip");
+            assertThat(first.statusCode()).isEqualTo(200);
+
+            HttpResponse<String> again = lookup("20467539842", "Accept-Encoding", "gzip", "If-None-Match", etag(first));
+
+            assertThat(again.statusCode()).isEqualTo(304);
+            assertThat(etag(again)).isEqualTo(etag(first));
+        }
+
+        @Test
         void if_none_match_over_several_header_lines() {
             String etag = etag(lookup("20600662458"));
 

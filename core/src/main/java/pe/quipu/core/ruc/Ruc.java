@@ -62,12 +62,12 @@ public record Ruc(String value) {
         return true;
     }
 
+    // The input goes back to the caller in the message; describe it rather than reflect arbitrary text.
     private static String describe(String text) {
-        if (text.length() > 11 || !asciiDigits(text)) {
-            // The input is echoed back to the caller; keep it short rather than reflecting arbitrary text.
-            return text.length() + " characters" + (asciiDigits(text) ? "" : " including a non-digit");
-        }
-        return text.length() + " digits";
+        int n = text.length();
+        return asciiDigits(text)
+                ? n + (n == 1 ? " digit" : " digits")
+                : n + (n == 1 ? " character" : " characters") + " including a non-digit";
     }
 
     /** The eleven digits, so that a Ruc prints and binds as the number itself. */
