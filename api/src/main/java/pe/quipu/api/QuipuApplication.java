@@ -28,8 +28,10 @@ import pe.quipu.api.errors.ProblemExceptionMapper;
 import pe.quipu.api.freshness.DataFreshness;
 import pe.quipu.api.health.DatabaseHealthCheck;
 import pe.quipu.api.health.FreshnessHealthCheck;
+import pe.quipu.api.resources.RucResource;
 import pe.quipu.api.resources.StatusResource;
 import pe.quipu.api.resources.UbigeoResource;
+import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.events.EventOutbox;
@@ -125,6 +127,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         UbigeoDirectory ubigeos = new UbigeoDirectory(jdbi);
         environment.lifecycle().manage(ubigeos);
         environment.jersey().register(new UbigeoResource(ubigeos));
+        environment.jersey().register(new RucResource(new RucRegistry(jdbi), json));
 
         // Operations.
         environment.healthChecks().register("database", new DatabaseHealthCheck(jdbi));

@@ -30,6 +30,20 @@ public final class ApiProblem extends RuntimeException {
                 List.of(new Problem.FieldError(field, message)), Map.of());
     }
 
+    /**
+     * A 400 validation_error listing several fields at once, so a caller fixes a whole request in one round
+     * trip. The detail names the first and counts the rest; {@code errors} has them all.
+     */
+    public static ApiProblem invalid(List<Problem.FieldError> errors) {
+        if (errors.isEmpty()) {
+            throw new IllegalArgumentException("no field errors");
+        }
+        Problem.FieldError first = errors.getFirst();
+        String more = errors.size() == 1 ? "" : " (and " + (errors.size() - 1) + " more, listed in errors)";
+        return new ApiProblem(ProblemType.VALIDATION_ERROR, first.field() + ": " + first.message() + more,
+                List.copyOf(errors), Map.of());
+    }
+
     public ApiProblem withHeader(String name, String value) {
         Map<String, String> copy = new LinkedHashMap<>(headers);
         copy.put(name, value);

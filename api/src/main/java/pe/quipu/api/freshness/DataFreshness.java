@@ -2,9 +2,9 @@ package pe.quipu.api.freshness;
 
 import org.jdbi.v3.core.Jdbi;
 
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -25,7 +25,8 @@ public final class DataFreshness {
                     .mapToMap().findOne();
             long rows = load.map(m -> ((Number) m.get("rows")).longValue())
                     .orElseGet(() -> h.createQuery("select count(*) from ruc_registry").mapTo(Long.class).one());
-            Instant loadedAt = load.map(m -> ((OffsetDateTime) m.get("loaded_at")).toInstant()).orElse(null);
+            // pgjdbc hands timestamptz to mapToMap as java.sql.Timestamp, whose toInstant() is exact.
+            Instant loadedAt = load.map(m -> ((Timestamp) m.get("loaded_at")).toInstant()).orElse(null);
             int ubigeos = h.createQuery("select count(*) from ubigeos").mapTo(Integer.class).one();
             Map<String, LocalDate> latestRates = new TreeMap<>();
             h.createQuery("select moneda, max(fecha) as fecha from exchange_rates group by moneda")

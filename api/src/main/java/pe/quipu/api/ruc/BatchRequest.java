@@ -1,0 +1,123 @@
+package pe.quipu.api.ruc;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import pe.quipu.api.errors.ApiProblem;
+import pe.quipu.api.errors.Problem;
+import pe.quipu.api.errors.ProblemType;
+import pe.quipu.core.ruc.InvalidRucException;
+import pe.quipu.core.ruc.Ruc;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the body of {@code POST /v1/ruc/batch}, {@code {"rucs": ["…", …]}}, from its bytes. Done by hand
+ * rather than by Jackson data binding so that every rejection says precisely what is wrong and where.
+ */
+public final class BatchRequest {
+
+    /** The schema's limit (interface spec, Limits); plan caps are lower or equal. */
+    public static final int MAX_RUCS = 100;
+
+    private static final String SHAPE = "send {\"rucs\": [\"20100227461\", …]} with 1 to " + MAX_RUCS + " RUCs";
+
+    private final ObjectReader reader;
+
+    public BatchRequest(ObjectMapper json) {
+        // Trailing content after the object and repeated members would otherwise be silently dropped.
+        this.reader = json.reader()
+                .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    }
+
+    /** The RUCs in request order, duplicates kept; or an {@link ApiProblem} 400 listing every fault found. */
+    public List<Ruc> read(byte[] body) {
+        JsonNode root = parse(body);
+        if (root == null || root.isMissingNode()) {
+            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The request body is empty; " + SHAPE);
+        }
+        if (!root.isObject()) {
+            throw ApiProblem.of(ProblemType.VALIDATION_ERROR,
+                    "The request body must be a JSON object, not " + kind(root) + "; " + SHAPE);
+        }
+        List<Problem.FieldError> errors = new ArrayList<>();
+        root.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("rucs")) {
+                errors.add(new Problem.FieldError(name, "unknown member; the body takes only \"rucs\""));
+            }
+        });
+        List<Ruc> rucs = rucs(root.get("rucs"), errors);
+        if (!errors.isEmpty()) {
+            throw ApiProblem.invalid(errors);
+        }
+        return rucs;
+    }
+
+    private JsonNode parse(byte[] body) {
+        try {
+            return reader.readTree(body);
+        } catch (JsonProcessingException e) {
+            String problem = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
+                    ? "a member appears more than once" : "not valid JSON";
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The request body is " + problem + where);
+        } catch (IOException e) {
+            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The request body could not be read as JSON");
+        }
+    }
+
+    private static List<Ruc> rucs(JsonNode node, List<Problem.FieldError> errors) {
+        if (node == null) {
+            errors.add(new Problem.FieldError("rucs", "is required; " + SHAPE));
+            return List.of();
+        }
+        if (!node.isArray()) {
+            errors.add(new Problem.FieldError("rucs", "must be an array of RUC strings, not " + kind(node)));
+            return List.of();
+        }
+        if (node.isEmpty()) {
+            errors.add(new Problem.FieldError("rucs", "must hold at least 1 RUC"));
+            return List.of();
+        }
+        if (node.size() > MAX_RUCS) {
+            errors.add(new Problem.FieldError("rucs",
+                    "must hold at most " + MAX_RUCS + " RUCs, got " + node.size()));
+            return List.of();
+        }
+        List<Ruc> rucs = new ArrayList<>(node.size());
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode element = node.get(i);
+            String field = "rucs[" + i + "]";
+            if (!element.isTextual()) {
+                errors.add(new Problem.FieldError(field, "must be a string of 11 digits, not " + kind(element)));
+                continue;
+            }
+            try {
+                rucs.add(Ruc.parse(element.textValue()));
+            } catch (InvalidRucException e) {
+                errors.add(new Problem.FieldError(field, e.getMessage()));
+            }
+        }
+        return rucs;
+    }
+
+    private static String kind(JsonNode node) {
+        return switch (node.getNodeType()) {
+            case ARRAY -> "an array";
+            case OBJECT, POJO -> "an object";
+            case NUMBER -> "a number";
+            case BOOLEAN -> "a boolean";
+            case NULL -> "null";
+            case STRING, BINARY -> "a string";
+            case MISSING -> "nothing";
+        };
+    }
+}
