@@ -1,10 +1,12 @@
 package pe.quipu.api.db;
 
 import io.dropwizard.db.DataSourceFactory;
-import liquibase.Contexts;
-import liquibase.LabelExpression;
-import liquibase.Liquibase;
 import liquibase.Scope;
+import liquibase.UpdateSummaryOutputEnum;
+import liquibase.command.CommandScope;
+import liquibase.command.core.UpdateCommandStep;
+import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
+import liquibase.command.core.helpers.ShowSummaryArgument;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
@@ -12,6 +14,7 @@ import liquibase.resource.ClassLoaderResourceAccessor;
 import liquibase.ui.LoggerUIService;
 import pe.quipu.core.db.QuipuDatabase;
 
+import java.io.OutputStream;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -51,16 +54,20 @@ public final class DatabaseSupport {
 
     /**
      * Applies every pending changeset; Liquibase's lock table serialises concurrent callers. Liquibase's
-     * console messages go to the log, so that commands keep standard output for their result.
+     * messages and its update summary go to the log, so that commands keep standard output for their result.
      */
-    @SuppressWarnings("deprecation")
     public static void migrate(QuipuDatabase database) {
         try (Connection connection = connect(database, "quipu-migrations")) {
             Database liquibaseDb = DatabaseFactory.getInstance()
                     .findCorrectDatabaseImplementation(new JdbcConnection(connection));
-            Liquibase changelog = new Liquibase(CHANGELOG, new ClassLoaderResourceAccessor(), liquibaseDb);
-            Scope.child(Map.of(Scope.Attr.ui.name(), new LoggerUIService()),
-                    () -> changelog.update(new Contexts(), new LabelExpression()));
+            Scope.child(Map.of(Scope.Attr.ui.name(), new LoggerUIService(),
+                            Scope.Attr.resourceAccessor.name(), new ClassLoaderResourceAccessor()),
+                    () -> new CommandScope(UpdateCommandStep.COMMAND_NAME)
+                            .addArgumentValue(DbUrlConnectionArgumentsCommandStep.DATABASE_ARG, liquibaseDb)
+                            .addArgumentValue(UpdateCommandStep.CHANGELOG_FILE_ARG, CHANGELOG)
+                            .addArgumentValue(ShowSummaryArgument.SHOW_SUMMARY_OUTPUT, UpdateSummaryOutputEnum.LOG)
+                            .setOutput(OutputStream.nullOutputStream())
+                            .execute());
         } catch (Exception e) {
             throw new IllegalStateException("could not apply the schema migrations", e);
         }
