@@ -26,11 +26,17 @@ import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.errors.ProblemErrorHandler;
 import pe.quipu.api.errors.ProblemExceptionMapper;
 import pe.quipu.api.freshness.DataFreshness;
+import pe.quipu.api.fx.ExchangeRateService;
+import pe.quipu.api.fx.ExchangeRateStore;
+import pe.quipu.api.fx.RateCapture;
 import pe.quipu.api.health.DatabaseHealthCheck;
 import pe.quipu.api.health.FreshnessHealthCheck;
 import pe.quipu.api.resources.StatusResource;
+import pe.quipu.api.resources.TipoCambioResource;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.events.EventOutbox;
+import pe.quipu.core.fx.BcrpClient;
+import pe.quipu.core.fx.BcrpSettings;
 
 import java.time.Clock;
 
@@ -119,6 +125,15 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);
         environment.jersey().register(new StatusResource(freshness, clock, version()));
+        QuipuConfiguration.BcrpConfig bcrp = configuration.getBcrp();
+        BcrpClient bcrpClient = new BcrpClient(new BcrpSettings(bcrp.getBaseUrl(),
+                bcrp.getAttemptTimeout().toJavaDuration(), bcrp.getMaxAttempts(), bcrp.getRetryWait().toJavaDuration()),
+                clock);
+        ExchangeRateService exchangeRates = new ExchangeRateService(new ExchangeRateStore(jdbi), bcrpClient, clock,
+                bcrp.getCaptureInterval().toJavaDuration());
+        environment.jersey().register(new TipoCambioResource(exchangeRates));
+        environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.getCaptureInterval().toJavaDuration(),
+                bcrp.isCaptureEnabled()));
 
         // Operations.
         environment.healthChecks().register("database", new DatabaseHealthCheck(jdbi));
