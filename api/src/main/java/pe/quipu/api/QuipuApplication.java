@@ -125,6 +125,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);
         environment.jersey().register(new StatusResource(freshness, clock, version()));
+        // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule.
         QuipuConfiguration.BcrpConfig bcrp = configuration.getBcrp();
         BcrpClient bcrpClient = new BcrpClient(new BcrpSettings(bcrp.getBaseUrl(),
                 bcrp.getAttemptTimeout().toJavaDuration(), bcrp.getMaxAttempts(), bcrp.getRetryWait().toJavaDuration()),
