@@ -26,6 +26,9 @@ import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.errors.ProblemErrorHandler;
 import pe.quipu.api.errors.ProblemExceptionMapper;
 import pe.quipu.api.freshness.DataFreshness;
+import pe.quipu.api.fx.ExchangeRateService;
+import pe.quipu.api.fx.ExchangeRateStore;
+import pe.quipu.api.fx.RateCapture;
 import pe.quipu.api.health.DatabaseHealthCheck;
 import pe.quipu.api.health.FreshnessHealthCheck;
 import pe.quipu.api.resources.RucResource;
@@ -33,8 +36,11 @@ import pe.quipu.api.resources.StatusResource;
 import pe.quipu.api.resources.UbigeoResource;
 import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
+import pe.quipu.api.resources.TipoCambioResource;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.events.EventOutbox;
+import pe.quipu.core.fx.BcrpClient;
+import pe.quipu.core.fx.BcrpSettings;
 
 import java.time.Clock;
 
@@ -128,6 +134,16 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.lifecycle().manage(ubigeos);
         environment.jersey().register(new UbigeoResource(ubigeos));
         environment.jersey().register(new RucResource(new RucRegistry(jdbi), json));
+        // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule.
+        QuipuConfiguration.BcrpConfig bcrp = configuration.getBcrp();
+        BcrpClient bcrpClient = new BcrpClient(new BcrpSettings(bcrp.getBaseUrl(),
+                bcrp.getAttemptTimeout().toJavaDuration(), bcrp.getMaxAttempts(), bcrp.getRetryWait().toJavaDuration()),
+                clock);
+        ExchangeRateService exchangeRates = new ExchangeRateService(new ExchangeRateStore(jdbi), bcrpClient, clock,
+                bcrp.getCaptureInterval().toJavaDuration());
+        environment.jersey().register(new TipoCambioResource(exchangeRates));
+        environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.getCaptureInterval().toJavaDuration(),
+                bcrp.isCaptureEnabled()));
 
         // Operations.
         environment.healthChecks().register("database", new DatabaseHealthCheck(jdbi));

@@ -1,0 +1,170 @@
+package pe.quipu.api.fx;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import pe.quipu.api.errors.ApiProblem;
+import pe.quipu.api.errors.ProblemType;
+import pe.quipu.core.fx.BcrpClient;
+import pe.quipu.core.fx.BcrpFetch;
+import pe.quipu.core.fx.BcrpUnavailableException;
+import pe.quipu.core.fx.ExchangeRate;
+import pe.quipu.core.fx.Moneda;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * Answers "the rate of this currency on this date" (contract §5): the most recent publication on or before
+ * the date, from the database when it can prove that answer, otherwise after asking BCRP.
+ * <p>
+ * The database proves an answer when a publication {@code p} on or before the date exists and every day
+ * after {@code p.fecha} up to the date is a recorded gap (BCRP was asked and had nothing). Gaps are recorded
+ * only for days before today in Lima, because today's rate may still be published; today counts as
+ * checked only for {@code todayFreshFor} (the capture interval) after BCRP last showed nothing for it.
+ */
+public final class ExchangeRateService {
+
+    public static final ZoneId LIMA = ZoneId.of("America/Lima");
+    /** Days asked for when a date is not cached: more than the longest run of Peruvian non-business days. */
+    static final int WINDOW_DAYS = 14;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExchangeRateService.class);
+
+    private final ExchangeRateStore store;
+    private final BcrpClient bcrp;
+    private final Clock clock;
+    private final Duration todayFreshFor;
+    /** When BCRP last answered a range including today (Lima), per currency; see the class comment. */
+    private final Map<Moneda, Instant> todayCheckedAt = new ConcurrentHashMap<>();
+    /** Fetches under way, so that simultaneous requests for the same range ask BCRP (and its anti-bot) once. */
+    private final Map<Window, CompletableFuture<BcrpFetch>> inFlight = new ConcurrentHashMap<>();
+
+    public ExchangeRateService(ExchangeRateStore store, BcrpClient bcrp, Clock clock, Duration todayFreshFor) {
+        this.store = store;
+        this.bcrp = bcrp;
+        this.clock = clock;
+        this.todayFreshFor = todayFreshFor;
+    }
+
+    /**
+     * @param fecha the date asked for; empty for the latest publication (the answer for today in Lima)
+     * @throws ApiProblem 400 for a date after today, 404 when nothing was published on or before the date,
+     *                    502 when BCRP fails and nothing cached answers
+     */
+    public ExchangeRate rate(Moneda moneda, Optional<LocalDate> fecha) {
+        LocalDate today = today();
+        LocalDate target = fecha.orElse(today);
+        if (target.isAfter(today)) {
+            throw ApiProblem.invalid("fecha", "must not be after today in Lima (" + today + ")");
+        }
+        Optional<ExchangeRate> cached = store.latestOnOrBefore(moneda, target);
+        if (cached.isPresent() && proven(moneda, cached.get().fecha(), target, today)) {
+            return cached.get();
+        }
+        LocalDate from = target.minusDays(WINDOW_DAYS - 1L);
+        if (cached.isPresent() && cached.get().fecha().isAfter(from.minusDays(1))) {
+            // What is cached is known; only the days after it are in doubt.
+            from = cached.get().fecha().plusDays(1);
+        }
+        try {
+            refresh(moneda, from, target);
+        } catch (BcrpUnavailableException e) {
+            LOG.warn("BCRP unavailable for {} {}..{}: {}", moneda, from, target, e.getMessage());
+            // The best answer Quipu has: the latest cached publication on or before the date.
+            return cached.orElseThrow(() -> ApiProblem.of(ProblemType.UPSTREAM_UNAVAILABLE,
+                    "BCRP did not answer and no " + moneda + " rate on or before " + target + " is cached"));
+        }
+        return store.latestOnOrBefore(moneda, target).orElseThrow(() -> ApiProblem.of(ProblemType.NOT_FOUND,
+                "BCRP published no " + moneda + " rate on or before " + target));
+    }
+
+    /**
+     * Asks BCRP for {@code [from, to]} and stores what it says: its publications, and every day of the range
+     * before today (Lima) without one as a gap.
+     *
+     * @throws BcrpUnavailableException when BCRP does not answer usefully
+     */
+    public BcrpFetch refresh(Moneda moneda, LocalDate from, LocalDate to) {
+        Window window = new Window(moneda, from, to);
+        CompletableFuture<BcrpFetch> mine = new CompletableFuture<>();
+        CompletableFuture<BcrpFetch> running = inFlight.putIfAbsent(window, mine);
+        if (running != null) {
+            try {
+                return running.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
+        try {
+            BcrpFetch fetch = fetchAndStore(window);
+            mine.complete(fetch);
+            return fetch;
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            inFlight.remove(window, mine);
+        }
+    }
+
+    public LocalDate today() {
+        return LocalDate.ofInstant(clock.instant(), LIMA);
+    }
+
+    private BcrpFetch fetchAndStore(Window window) {
+        BcrpFetch fetch = bcrp.fetch(window.moneda(), window.from(), window.to());
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        LocalDate today = LocalDate.ofInstant(now, LIMA);
+        Set<LocalDate> published = fetch.publications().stream().map(ExchangeRate::fecha).collect(Collectors.toSet());
+        List<LocalDate> gaps = new ArrayList<>();
+        for (LocalDate d = window.from(); !d.isAfter(window.to()) && d.isBefore(today); d = d.plusDays(1)) {
+            // Days BCRP does not list at all (weekends, usually) are gaps as much as days it lists as n.d.
+            if (!published.contains(d)) {
+                gaps.add(d);
+            }
+        }
+        store.save(fetch.publications(), window.moneda(), gaps, now);
+        if (!window.from().isAfter(today) && !window.to().isBefore(today)) {
+            todayCheckedAt.put(window.moneda(), now);
+        }
+        return fetch;
+    }
+
+    /** Whether the cache alone proves that {@code publicationFecha} is the answer for {@code target}. */
+    private boolean proven(Moneda moneda, LocalDate publicationFecha, LocalDate target, LocalDate today) {
+        if (publicationFecha.equals(target)) {
+            return true;
+        }
+        LocalDate lastPastDay = target.isBefore(today) ? target : today.minusDays(1);
+        long daysInDoubt = ChronoUnit.DAYS.between(publicationFecha, lastPastDay);
+        if (daysInDoubt > 0 && store.countGaps(moneda, publicationFecha, lastPastDay) < daysInDoubt) {
+            return false;
+        }
+        return target.isBefore(today) || todayRecentlyChecked(moneda, today);
+    }
+
+    private boolean todayRecentlyChecked(Moneda moneda, LocalDate today) {
+        Instant checkedAt = todayCheckedAt.get(moneda);
+        if (checkedAt == null || !LocalDate.ofInstant(checkedAt, LIMA).equals(today)) {
+            return false;
+        }
+        Instant now = clock.instant();
+        return !now.isBefore(checkedAt) && now.isBefore(checkedAt.plus(todayFreshFor));
+    }
+
+    private record Window(Moneda moneda, LocalDate from, LocalDate to) {
+    }
+}

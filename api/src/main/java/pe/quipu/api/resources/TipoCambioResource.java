@@ -1,0 +1,96 @@
+package pe.quipu.api.resources;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.dropwizard.auth.Auth;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.auth.RequiresScope;
+import pe.quipu.api.errors.ApiProblem;
+import pe.quipu.api.fx.ExchangeRateService;
+import pe.quipu.core.fx.ExchangeRate;
+import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.keys.Scope;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** {@code GET /v1/tipo-cambio} (interface spec, Exchange rate; contract §5). */
+@Path("/v1/tipo-cambio")
+@Produces(MediaType.APPLICATION_JSON)
+public final class TipoCambioResource {
+
+    static final String CACHE_CONTROL = "public, max-age=1800, must-revalidate";
+    private static final Set<String> PARAMETERS = Set.of("moneda", "fecha");
+    private static final Pattern ISO_DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+
+    private final ExchangeRateService rates;
+
+    public TipoCambioResource(ExchangeRateService rates) {
+        this.rates = rates;
+    }
+
+    @GET
+    @RequiresScope(Scope.TIPO_CAMBIO_READ)
+    public Response tipoCambio(@Auth ApiKeyPrincipal key, @Context UriInfo uriInfo) {
+        // Read raw so that unknown and repeated parameters are refused instead of silently ignored.
+        MultivaluedMap<String, String> query = uriInfo.getQueryParameters();
+        for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
+            if (!PARAMETERS.contains(parameter.getKey())) {
+                throw ApiProblem.invalid(parameter.getKey(), "unknown parameter; this endpoint takes moneda and fecha");
+            }
+            if (parameter.getValue().size() > 1) {
+                throw ApiProblem.invalid(parameter.getKey(), "must be given at most once");
+            }
+        }
+        Moneda moneda = moneda(query.getFirst("moneda"));
+        Optional<LocalDate> fecha = fecha(query.getFirst("fecha"));
+        ExchangeRate rate = rates.rate(moneda, fecha);
+        return Response.ok(new TipoCambio(rate.fecha(), rate.compra(), rate.venta(), rate.fuente(),
+                        rate.moneda().name(), rate.capturadoEn()))
+                .header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL)
+                .build();
+    }
+
+    /** Exactly "USD" or "EUR", as the spec spells them: "usd" is refused rather than guessed at. */
+    private static Moneda moneda(String value) {
+        if (value == null) {
+            return Moneda.USD;
+        }
+        return Moneda.fromCode(value).orElseThrow(() -> ApiProblem.invalid("moneda", "must be USD or EUR"));
+    }
+
+    private static Optional<LocalDate> fecha(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        if (!ISO_DATE.matcher(value).matches()) {
+            throw ApiProblem.invalid("fecha", "must be a date in the form YYYY-MM-DD");
+        }
+        try {
+            return Optional.of(LocalDate.parse(value));
+        } catch (DateTimeParseException e) {
+            throw ApiProblem.invalid("fecha", "must be a valid calendar date (YYYY-MM-DD)");
+        }
+    }
+
+    /** The exchange-rate resource, fields in the spec's order. */
+    @JsonPropertyOrder({"fecha", "compra", "venta", "fuente", "moneda", "capturadoEn"})
+    public record TipoCambio(LocalDate fecha, BigDecimal compra, BigDecimal venta, String fuente, String moneda,
+                             Instant capturadoEn) {
+    }
+}
