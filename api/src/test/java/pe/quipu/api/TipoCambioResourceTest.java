@@ -23,7 +23,8 @@ import static pe.quipu.api.support.ProblemAssert.assertProblem;
  * {@code GET /v1/tipo-cambio} over real HTTP, with BCRP played by the stub. The app and database are shared
  * with every other test class, so each test keeps to its own currency and dates, and sets the stub's answer
  * first. Dates used: USD 1995-06 (404), USD 2000-02 (slow), USD 2001-04 (502), USD 2023-06, USD 2025-03,
- * USD 2025-05, USD 2026-09 (the real sample), EUR 2025-12/2026-01 (the real sample), EUR 2024-08 (latest).
+ * USD 2025-05, USD 2026-09 (the real sample), EUR 2025-12/2026-01 (the real sample), EUR 2024-08 (latest),
+ * EUR 2023-03 (late publication).
  * The 502 tests use the earliest USD dates so that nothing older is cached for them whatever the order.
  */
 class TipoCambioResourceTest {
@@ -79,6 +80,34 @@ class TipoCambioResourceTest {
         // Same datum, same capture time: from the database, without asking BCRP again.
         assertThat(again.body()).isEqualTo(response.body());
         assertThat(quipu.bcrp.requests()).hasSize(1);
+    }
+
+    @Test
+    void a_rate_bcrp_publishes_after_midnight_is_still_found_for_yesterday() {
+        LocalDate tuesday = LocalDate.parse("2023-03-07");
+        LocalDate wednesday = tuesday.plusDays(1);
+        BcrpAnswers bcrp = new BcrpAnswers().day(EUR, tuesday, "4.0101", "4.0202");
+        quipu.bcrp.respond(bcrp.responder());
+        // Thursday 00:30 in Lima: Wednesday's rate is not out yet.
+        quipu.clock.set(Instant.parse("2023-03-09T05:30:00Z"));
+
+        HttpResponse<String> early = quipu.get("/v1/tipo-cambio?moneda=EUR&fecha=2023-03-08", key);
+        assertThat(quipu.body(early).path("fecha").asText()).isEqualTo("2023-03-07");
+
+        // Within one capture interval the answer stands without asking BCRP again.
+        quipu.clock.advance(Duration.ofMinutes(10));
+        int asked = quipu.bcrp.requests().size();
+        assertThat(quipu.body(quipu.get("/v1/tipo-cambio?moneda=EUR&fecha=2023-03-08", key))
+                .path("fecha").asText()).isEqualTo("2023-03-07");
+        assertThat(quipu.bcrp.requests()).hasSize(asked);
+
+        // BCRP publishes Wednesday late; once the interval has passed Quipu asks again and finds it.
+        quipu.bcrp.respond(bcrp.day(EUR, wednesday, "4.0303", "4.0404").responder());
+        quipu.clock.advance(Duration.ofMinutes(25));
+        HttpResponse<String> late = quipu.get("/v1/tipo-cambio?moneda=EUR&fecha=2023-03-08", key);
+        assertThat(late.statusCode()).isEqualTo(200);
+        assertThat(quipu.body(late).path("fecha").asText()).isEqualTo("2023-03-08");
+        assertThat(quipu.body(late).path("compra").decimalValue()).isEqualByComparingTo("4.030");
     }
 
     @Test

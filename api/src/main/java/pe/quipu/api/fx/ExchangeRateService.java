@@ -32,8 +32,9 @@ import java.util.stream.Collectors;
  * <p>
  * The database proves an answer when a publication {@code p} on or before the date exists and every day
  * after {@code p.fecha} up to the date is a recorded gap (BCRP was asked and had nothing). Gaps are recorded
- * only for days before today in Lima, because today's rate may still be published; today counts as
- * checked only for {@code todayFreshFor} (the capture interval) after BCRP last showed nothing for it.
+ * only for settled days, before yesterday in Lima: BCRP may still publish today's rate, and a rate published
+ * after midnight would otherwise leave yesterday a gap for good. Yesterday and today count as checked only
+ * for {@code recentFreshFor} (the capture interval) after BCRP last showed nothing for them.
  */
 public final class ExchangeRateService {
 
@@ -46,17 +47,17 @@ public final class ExchangeRateService {
     private final ExchangeRateStore store;
     private final BcrpClient bcrp;
     private final Clock clock;
-    private final Duration todayFreshFor;
-    /** When BCRP last answered a range including today (Lima), per currency; see the class comment. */
-    private final Map<Moneda, Instant> todayCheckedAt = new ConcurrentHashMap<>();
+    private final Duration recentFreshFor;
+    /** The last BCRP answer that covered recent days, per currency; see the class comment. */
+    private final Map<Moneda, RecentCheck> recentChecks = new ConcurrentHashMap<>();
     /** Fetches under way, so that simultaneous requests for the same range ask BCRP (and its anti-bot) once. */
     private final Map<Window, CompletableFuture<BcrpFetch>> inFlight = new ConcurrentHashMap<>();
 
-    public ExchangeRateService(ExchangeRateStore store, BcrpClient bcrp, Clock clock, Duration todayFreshFor) {
+    public ExchangeRateService(ExchangeRateStore store, BcrpClient bcrp, Clock clock, Duration recentFreshFor) {
         this.store = store;
         this.bcrp = bcrp;
         this.clock = clock;
-        this.todayFreshFor = todayFreshFor;
+        this.recentFreshFor = recentFreshFor;
     }
 
     /**
@@ -127,42 +128,57 @@ public final class ExchangeRateService {
     private BcrpFetch fetchAndStore(Window window) {
         BcrpFetch fetch = bcrp.fetch(window.moneda(), window.from(), window.to());
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        LocalDate today = LocalDate.ofInstant(now, LIMA);
+        LocalDate firstRecent = LocalDate.ofInstant(now, LIMA).minusDays(1);
         Set<LocalDate> published = fetch.publications().stream().map(ExchangeRate::fecha).collect(Collectors.toSet());
         List<LocalDate> gaps = new ArrayList<>();
-        for (LocalDate d = window.from(); !d.isAfter(window.to()) && d.isBefore(today); d = d.plusDays(1)) {
+        for (LocalDate d = window.from(); !d.isAfter(window.to()) && d.isBefore(firstRecent); d = d.plusDays(1)) {
             // Days BCRP does not list at all (weekends, usually) are gaps as much as days it lists as n.d.
             if (!published.contains(d)) {
                 gaps.add(d);
             }
         }
         store.save(fetch.publications(), window.moneda(), gaps, now);
-        if (!window.from().isAfter(today) && !window.to().isBefore(today)) {
-            todayCheckedAt.put(window.moneda(), now);
+        if (!window.to().isBefore(firstRecent)) {
+            recentChecks.put(window.moneda(), new RecentCheck(now, window.from(), window.to()));
         }
         return fetch;
     }
 
-    /** Whether the cache alone proves that {@code publicationFecha} is the answer for {@code target}. */
+    /**
+     * Whether the cache alone proves that {@code publicationFecha} is the answer for {@code target}: every
+     * settled day after it is a recorded gap, and the recent days (yesterday and today in Lima, which BCRP may
+     * still publish) were asked about within {@code recentFreshFor}.
+     */
     private boolean proven(Moneda moneda, LocalDate publicationFecha, LocalDate target, LocalDate today) {
         if (publicationFecha.equals(target)) {
             return true;
         }
-        LocalDate lastPastDay = target.isBefore(today) ? target : today.minusDays(1);
-        long daysInDoubt = ChronoUnit.DAYS.between(publicationFecha, lastPastDay);
-        if (daysInDoubt > 0 && store.countGaps(moneda, publicationFecha, lastPastDay) < daysInDoubt) {
+        LocalDate firstRecent = today.minusDays(1);
+        LocalDate lastSettled = target.isBefore(firstRecent) ? target : firstRecent.minusDays(1);
+        long settledInDoubt = ChronoUnit.DAYS.between(publicationFecha, lastSettled);
+        if (settledInDoubt > 0 && store.countGaps(moneda, publicationFecha, lastSettled) < settledInDoubt) {
             return false;
         }
-        return target.isBefore(today) || todayRecentlyChecked(moneda, today);
+        if (target.isBefore(firstRecent)) {
+            return true;
+        }
+        LocalDate firstRecentInDoubt = publicationFecha.plusDays(1).isAfter(firstRecent)
+                ? publicationFecha.plusDays(1) : firstRecent;
+        return recentlyChecked(moneda, firstRecentInDoubt, target, today);
     }
 
-    private boolean todayRecentlyChecked(Moneda moneda, LocalDate today) {
-        Instant checkedAt = todayCheckedAt.get(moneda);
-        if (checkedAt == null || !LocalDate.ofInstant(checkedAt, LIMA).equals(today)) {
+    private boolean recentlyChecked(Moneda moneda, LocalDate from, LocalDate to, LocalDate today) {
+        RecentCheck check = recentChecks.get(moneda);
+        if (check == null || !LocalDate.ofInstant(check.at(), LIMA).equals(today)
+                || check.from().isAfter(from) || check.to().isBefore(to)) {
             return false;
         }
         Instant now = clock.instant();
-        return !now.isBefore(checkedAt) && now.isBefore(checkedAt.plus(todayFreshFor));
+        return !now.isBefore(check.at()) && now.isBefore(check.at().plus(recentFreshFor));
+    }
+
+    /** BCRP answered for {@code [from, to]} at {@code at}, and that range reached the recent days. */
+    private record RecentCheck(Instant at, LocalDate from, LocalDate to) {
     }
 
     private record Window(Moneda moneda, LocalDate from, LocalDate to) {
