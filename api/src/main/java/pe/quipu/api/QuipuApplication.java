@@ -22,6 +22,7 @@ import pe.quipu.api.auth.ProblemUnauthorizedHandler;
 import pe.quipu.api.auth.ScopeFeature;
 import pe.quipu.api.cli.CreateKeyCommand;
 import pe.quipu.api.cli.RevokeKeyCommand;
+import pe.quipu.api.cli.SamplePadronCommand;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.errors.ProblemErrorHandler;
 import pe.quipu.api.errors.ProblemExceptionMapper;
@@ -75,6 +76,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         EventOutbox outbox = new EventOutbox(clock, bootstrap.getObjectMapper());
         bootstrap.addCommand(new CreateKeyCommand(clock, outbox));
         bootstrap.addCommand(new RevokeKeyCommand(clock, outbox));
+        bootstrap.addCommand(new SamplePadronCommand(clock));
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {

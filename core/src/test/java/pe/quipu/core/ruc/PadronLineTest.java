@@ -17,7 +17,7 @@ class PadronLineTest {
 
     /** The sample's lines as published: ISO-8859-1, each still ending in CR (split on LF only). */
     private static List<String> sampleLines() throws IOException {
-        try (InputStream in = PadronLineTest.class.getResourceAsStream("/padron/padron_reducido_ruc.sample.txt")) {
+        try (InputStream in = PadronSample.open()) {
             String text = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
             return Arrays.stream(text.split("\n")).filter(l -> !l.isEmpty()).toList();
         }

@@ -20,10 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.support.ProblemAssert.assertProblem;
 
 /**
- * The operator commands run against the same embedded data directory while the API is running
+ * The operator commands (create-key, revoke-key, sample-padron) run against the same embedded data directory while the API is running
  * (the test app is up; the command attaches to its server and must not stop it).
  */
-class CreateKeyCommandTest {
+class OperatorCommandsTest {
 
     private final TestQuipu quipu = TestQuipu.get();
 
@@ -102,6 +102,30 @@ class CreateKeyCommandTest {
 
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2))
                 .until(() -> quipu.get("/v1/ubigeos/150101", key).statusCode() == 401);
+    }
+
+    @Test
+    void sample_padron_loads_the_bundled_lines_and_a_rerun_changes_nothing() throws Exception {
+        Result first = run("sample-padron");
+        assertThat(first.error()).isEmpty();
+        assertThat(first.stdout()).startsWith("sample-padron: 61 records read, ");
+
+        String key = quipu.newKey(pe.quipu.core.keys.Scope.RUC_READ);
+        var before = quipu.get("/v1/ruc/20100227461", key);
+        assertThat(before.statusCode()).isEqualTo(200);
+        assertThat(quipu.body(before).path("direccion").asText())
+                .isEqualTo("AV. FRANCISCO BOLOGNESI NRO. 495 ZONA INDUSTRIAL");
+
+        quipu.clock.advance(java.time.Duration.ofDays(1));
+        try {
+            Result again = run("sample-padron");
+            assertThat(again.stdout().strip()).isEqualTo("sample-padron: 61 records read, 0 inserted or changed");
+        } finally {
+            quipu.clock.set(TestQuipu.START);
+        }
+        var after = quipu.get("/v1/ruc/20100227461", key);
+        assertThat(after.headers().firstValue("ETag")).isEqualTo(before.headers().firstValue("ETag"));
+        assertThat(quipu.body(after).path("actualizado")).isEqualTo(quipu.body(before).path("actualizado"));
     }
 
     /** Runs a command the way `java -jar quipu-api.jar …` does, on the test app's data directory. */
