@@ -56,6 +56,20 @@ class ErrorsTest {
     }
 
     @Test
+    void a_body_without_content_type_is_415() {
+        HttpResponse<String> response = quipu.post("/v1/ruc/batch", quipu.newKey(Scope.RUC_READ),
+                null, "{\"rucs\": [\"20100227461\"]}");
+        assertProblem(response, 415, "unsupported_media_type");
+    }
+
+    @Test
+    void get_on_the_batch_path_is_405_not_a_bad_ruc() {
+        HttpResponse<String> response = quipu.get("/v1/ruc/batch", quipu.newKey(Scope.RUC_READ));
+        assertProblem(response, 405, "method_not_allowed");
+        assertThat(response.headers().firstValue("Allow").orElse("")).contains("POST");
+    }
+
+    @Test
     void malformed_json_is_400_validation_error() {
         HttpResponse<String> response = quipu.post("/v1/ruc/batch", quipu.newKey(Scope.RUC_READ),
                 "application/json", "{\"rucs\": [\"20100227461\"");

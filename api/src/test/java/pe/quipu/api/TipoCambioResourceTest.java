@@ -22,8 +22,10 @@ import static pe.quipu.api.support.ProblemAssert.assertProblem;
 /**
  * {@code GET /v1/tipo-cambio} over real HTTP, with BCRP played by the stub. The app and database are shared
  * with every other test class, so each test keeps to its own currency and dates, and sets the stub's answer
- * first. Dates used: USD 1995-06 (404), USD 2000-02 (slow), USD 2001-04 (502), USD 2023-06, USD 2025-03,
- * USD 2025-05, USD 2026-09 (the real sample), EUR 2025-12/2026-01 (the real sample), EUR 2024-08 (latest),
+ * first. A currency's first lookup with nothing cached asks BCRP for the year before the date and records
+ * every day without a publication as a gap, so one currency's dates are more than a year apart across tests.
+ * Dates used: USD 1995-06 (404), USD 2000-02 (slow), USD 2001-04 (502), USD 2018-05, USD 2023-06, USD 2025-03,
+ * USD 2026-09 (the real sample), EUR 2025-12/2026-01 (the real sample), EUR 2024-08 (latest),
  * EUR 2023-03 (late publication).
  * The 502 tests use the earliest USD dates so that nothing older is cached for them whatever the order.
  */
@@ -69,9 +71,9 @@ class TipoCambioResourceTest {
         JsonNode body = quipu.body(response);
         assertThat(body.path("compra").isNumber()).isTrue();
         assertThat(body.path("venta").isNumber()).isTrue();
-        // A 14-day window ending at the date asked for.
-        assertThat(quipu.bcrp.requests()).containsExactly(
-                "/estadisticas/series/api/" + USD + "/json/2026-09-11/2026-09-24/esp");
+        // One request, for a window ending at the date asked for.
+        assertThat(quipu.bcrp.requests()).singleElement()
+                .satisfies(path -> assertWindow(path, USD, LocalDate.parse("2026-09-24")));
 
         quipu.clock.advance(Duration.ofDays(2));
         HttpResponse<String> again = quipu.get("/v1/tipo-cambio?fecha=2026-09-24&moneda=USD", key);
@@ -80,6 +82,17 @@ class TipoCambioResourceTest {
         // Same datum, same capture time: from the database, without asking BCRP again.
         assertThat(again.body()).isEqualTo(response.body());
         assertThat(quipu.bcrp.requests()).hasSize(1);
+    }
+
+    /**
+     * A fetch window for {@code codes} ending at {@code to}: 14 days back when something older is cached,
+     * a year when nothing is (which of the two depends on what other tests cached before).
+     */
+    private static void assertWindow(String path, String codes, LocalDate to) {
+        String prefix = "/estadisticas/series/api/" + codes + "/json/";
+        assertThat(path).startsWith(prefix).endsWith("/" + to + "/esp");
+        LocalDate from = LocalDate.parse(path.substring(prefix.length(), prefix.length() + 10));
+        assertThat(from).isIn(to.minusDays(13), to.minusDays(369));
     }
 
     @Test
@@ -133,9 +146,10 @@ class TipoCambioResourceTest {
         HttpResponse<String> sunday = quipu.get("/v1/tipo-cambio?fecha=2025-03-09", key);
         assertThat(quipu.body(sunday).path("fecha").asText()).isEqualTo("2025-03-07");
         // Sunday was outside the first window: asked for once, from the day after the cached Friday.
-        assertThat(quipu.bcrp.requests()).containsExactly(
-                "/estadisticas/series/api/" + USD + "/json/2025-02-23/2025-03-08/esp",
-                "/estadisticas/series/api/" + USD + "/json/2025-03-08/2025-03-09/esp");
+        assertThat(quipu.bcrp.requests()).hasSize(2);
+        assertWindow(quipu.bcrp.requests().get(0), USD, LocalDate.parse("2025-03-08"));
+        assertThat(quipu.bcrp.requests().get(1))
+                .isEqualTo("/estadisticas/series/api/" + USD + "/json/2025-03-08/2025-03-09/esp");
 
         // Saturday and Sunday are now recorded gaps: the cache proves the answer.
         HttpResponse<String> sundayAgain = quipu.get("/v1/tipo-cambio?fecha=2025-03-09", key);
@@ -146,14 +160,14 @@ class TipoCambioResourceTest {
     @Test
     void a_day_with_only_one_side_published_falls_back_to_the_previous_publication() {
         quipu.bcrp.respond(new BcrpAnswers()
-                .day(USD, LocalDate.of(2025, 5, 12), "3.6999", "3.7051")
-                .day(USD, LocalDate.of(2025, 5, 13), "3.71", "n.d.")
+                .day(USD, LocalDate.of(2018, 5, 14), "3.6999", "3.7051")
+                .day(USD, LocalDate.of(2018, 5, 15), "3.71", "n.d.")
                 .responder());
 
-        HttpResponse<String> response = quipu.get("/v1/tipo-cambio?fecha=2025-05-13", key);
+        HttpResponse<String> response = quipu.get("/v1/tipo-cambio?fecha=2018-05-15", key);
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        assertThat(response.body()).contains("\"fecha\":\"2025-05-12\"", "\"compra\":3.700,", "\"venta\":3.705,");
+        assertThat(response.body()).contains("\"fecha\":\"2018-05-14\"", "\"compra\":3.700,", "\"venta\":3.705,");
     }
 
     @Test
@@ -165,8 +179,8 @@ class TipoCambioResourceTest {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("{\"fecha\":\"2026-01-02\",\"compra\":3.951,\"venta\":4.204,"
                 + "\"fuente\":\"bcrp\",\"moneda\":\"EUR\",\"capturadoEn\":\"2026-10-07T15:00:00Z\"}");
-        assertThat(quipu.bcrp.requests()).containsExactly(
-                "/estadisticas/series/api/" + EUR + "/json/2025-12-20/2026-01-02/esp");
+        assertThat(quipu.bcrp.requests()).singleElement()
+                .satisfies(path -> assertWindow(path, EUR, LocalDate.parse("2026-01-02")));
 
         // New Year's Day: 31 December was n.d., 1 January not listed; both recorded, so no new request.
         HttpResponse<String> newYear = quipu.get("/v1/tipo-cambio?moneda=EUR&fecha=2026-01-01", key);
@@ -263,8 +277,9 @@ class TipoCambioResourceTest {
         HttpResponse<String> response = quipu.get("/v1/tipo-cambio?fecha=1995-06-15", key);
 
         assertProblem(response, 404, "not_found");
+        // Nothing cached on or before it: BCRP was asked for the whole year before the date.
         assertThat(quipu.bcrp.requests()).containsExactly(
-                "/estadisticas/series/api/" + USD + "/json/1995-06-02/1995-06-15/esp");
+                "/estadisticas/series/api/" + USD + "/json/1994-06-11/1995-06-15/esp");
     }
 
     @Test

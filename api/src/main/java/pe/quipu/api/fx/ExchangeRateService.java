@@ -41,6 +41,12 @@ public final class ExchangeRateService {
     public static final ZoneId LIMA = ZoneId.of("America/Lima");
     /** Days asked for when a date is not cached: more than the longest run of Peruvian non-business days. */
     static final int WINDOW_DAYS = 14;
+    /**
+     * Days asked for when nothing on or before the date is cached at all: an empty answer then means BCRP
+     * published nothing in the year before the date (404), not just in the last two weeks. One request, so
+     * the 5 s bound holds, and it fills the cache for the dates around it.
+     */
+    static final int FIRST_LOOKUP_DAYS = 370;
 
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeRateService.class);
 
@@ -75,7 +81,7 @@ public final class ExchangeRateService {
         if (cached.isPresent() && proven(moneda, cached.get().fecha(), target, today)) {
             return cached.get();
         }
-        LocalDate from = target.minusDays(WINDOW_DAYS - 1L);
+        LocalDate from = target.minusDays((cached.isPresent() ? WINDOW_DAYS : FIRST_LOOKUP_DAYS) - 1L);
         if (cached.isPresent() && cached.get().fecha().isAfter(from.minusDays(1))) {
             // What is cached is known; only the days after it are in doubt.
             from = cached.get().fecha().plusDays(1);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.auth.Auth;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -56,7 +57,8 @@ public final class RucResource {
     }
 
     @GET
-    @Path("/{ruc}")
+    // "batch" is the batch endpoint's path, not a RUC: a GET there is a wrong method (405), not a bad RUC.
+    @Path("/{ruc: (?!batch$)[^/]+}")
     public Response lookup(@Auth ApiKeyPrincipal caller, @PathParam("ruc") String text,
                            @Context HttpHeaders headers) {
         Ruc ruc;
@@ -85,7 +87,12 @@ public final class RucResource {
     @POST
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response batch(@Auth ApiKeyPrincipal caller, InputStream body) {
+    public Response batch(@Auth ApiKeyPrincipal caller, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                          InputStream body) {
+        if (contentType == null || contentType.isBlank()) {
+            // Jersey lets a body without a Content-Type through; the spec asks for application/json.
+            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
+        }
         List<Ruc> rucs = batchRequest.read(readAtMost(body, MAX_BATCH_BODY_BYTES));
 
         // The per-plan batch cap (403 forbidden_plan, contract §3) is checked here, once plans exist:
@@ -121,8 +128,11 @@ public final class RucResource {
         try {
             byte[] bytes = body.readNBytes(limit + 1);
             if (bytes.length > limit) {
+                // The rest of the body stays unread, so this connection cannot carry another request: say so,
+                // or a client may reuse it and fail on the next request.
                 throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE,
-                        "A batch body is at most " + limit + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs");
+                        "A batch body is at most " + limit + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs")
+                        .withHeader("Connection", "close");
             }
             return bytes;
         } catch (IOException e) {
