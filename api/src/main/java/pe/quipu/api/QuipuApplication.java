@@ -30,7 +30,6 @@ import pe.quipu.api.freshness.DataFreshness;
 import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
-import pe.quipu.api.health.DatabaseHealthCheck;
 import pe.quipu.api.health.FreshnessHealthCheck;
 import pe.quipu.api.resources.RucResource;
 import pe.quipu.api.resources.StatusResource;
@@ -109,7 +108,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         DatabaseSupport.migrate(database);
         DataSourceFactory dataSource = DatabaseSupport.dataSourceFactory(database, "quipu-api",
                 configuration.getDatabase().getMaxConnections());
-        Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "postgresql");
+        // JdbiFactory also registers the "database" health check, running the pool's validation query.
+        Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "database");
 
         // Errors: Problem Details everywhere, from Jersey and from Jetty.
         environment.jersey().register(new ProblemExceptionMapper());
@@ -148,9 +148,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 bcrp.isCaptureEnabled()));
 
         // Operations.
-        environment.healthChecks().register("database", new DatabaseHealthCheck(jdbi));
         environment.healthChecks().register("data-freshness",
-                new FreshnessHealthCheck(freshness, clock, configuration.getFreshness()));
+                new FreshnessHealthCheck(freshness::read, clock, configuration.getFreshness()));
     }
 
     static void configureJson(ObjectMapper json) {

@@ -11,18 +11,20 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /** The data Quipu serves is present and recent: the ubigeo catalogue, the RUC registry, both exchange rates. */
 public final class FreshnessHealthCheck extends HealthCheck {
 
     private static final ZoneId LIMA = ZoneId.of("America/Lima");
 
-    private final DataFreshness freshness;
+    private final Supplier<DataFreshness.Snapshot> freshness;
     private final Clock clock;
     private final Duration registryMaxAge;
     private final Duration rateMaxAge;
 
-    public FreshnessHealthCheck(DataFreshness freshness, Clock clock, QuipuConfiguration.FreshnessConfig config) {
+    public FreshnessHealthCheck(Supplier<DataFreshness.Snapshot> freshness, Clock clock,
+                                QuipuConfiguration.FreshnessConfig config) {
         this.freshness = freshness;
         this.clock = clock;
         this.registryMaxAge = config.getRegistryMaxAge().toJavaDuration();
@@ -31,7 +33,7 @@ public final class FreshnessHealthCheck extends HealthCheck {
 
     @Override
     protected Result check() {
-        DataFreshness.Snapshot s = freshness.read();
+        DataFreshness.Snapshot s = freshness.get();
         Instant now = clock.instant();
         List<String> problems = new ArrayList<>();
         if (s.ubigeoCount() == 0) {

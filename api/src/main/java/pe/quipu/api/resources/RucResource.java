@@ -1,5 +1,6 @@
 package pe.quipu.api.resources;
 
+import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.auth.Auth;
@@ -36,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code GET /v1/ruc/{ruc}} and {@code POST /v1/ruc/batch} (interface spec, RUC; contract §3). */
+@Timed
 @Path("/v1/ruc")
 @Produces(MediaType.APPLICATION_JSON)
 @RequiresScope(Scope.RUC_READ)

@@ -1,5 +1,6 @@
 package pe.quipu.api.resources;
 
+import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,6 +21,7 @@ import java.util.Map;
  * {@code GET /v1/status} (contract §9): public, no key. Read from the database at most every few seconds,
  * so that monitors polling it cost nothing.
  */
+@Timed
 @Path("/v1/status")
 @Produces(MediaType.APPLICATION_JSON)
 public final class StatusResource {

@@ -1,5 +1,6 @@
 package pe.quipu.api.resources;
 
+import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.dropwizard.auth.Auth;
 import jakarta.ws.rs.GET;
@@ -30,6 +31,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /** {@code GET /v1/tipo-cambio} (interface spec, Exchange rate; contract §5). */
+@Timed
 @Path("/v1/tipo-cambio")
 @Produces(MediaType.APPLICATION_JSON)
 public final class TipoCambioResource {

@@ -1,5 +1,6 @@
 package pe.quipu.api.resources;
 
+import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dropwizard.auth.Auth;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,6 +36,7 @@ import java.util.Map;
  * twice is a 400 naming it, rather than being silently ignored and returning an unfiltered list. The lookup
  * takes no query parameter at all, under the same rule.
  */
+@Timed
 @Path("/v1/ubigeos")
 @Produces(MediaType.APPLICATION_JSON)
 @RequiresScope(Scope.UBIGEOS_READ)
