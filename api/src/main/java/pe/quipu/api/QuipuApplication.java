@@ -26,6 +26,7 @@ import pe.quipu.api.cli.SamplePadronCommand;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.errors.ProblemErrorHandler;
 import pe.quipu.api.errors.ProblemExceptionMapper;
+import pe.quipu.api.errors.UnreadBodyFilter;
 import pe.quipu.api.freshness.DataFreshness;
 import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
@@ -113,6 +114,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Errors: Problem Details everywhere, from Jersey and from Jetty.
         environment.jersey().register(new ProblemExceptionMapper());
+        environment.jersey().register(new UnreadBodyFilter());
         ProblemErrorHandler.install(environment, json);
 
         // API keys and scopes.

@@ -6,12 +6,7 @@ import pe.quipu.api.support.FailingResource;
 import pe.quipu.api.support.TestQuipu;
 import pe.quipu.core.keys.Scope;
 
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.support.ProblemAssert.assertProblem;
@@ -70,6 +65,21 @@ class ErrorsTest {
     }
 
     @Test
+    void errors_answered_before_the_body_is_read_leave_the_connection_usable() {
+        String key = quipu.newKey(Scope.RUC_READ);
+        String body = "{\"rucs\": [\"20100227461\"]}" + " ".repeat(20_000);
+        for (int i = 0; i < 30; i++) {
+            // 401 from the auth filter and 415 are answered without reading the body; the pooled connection
+            // must still carry the next request.
+            assertProblem(quipu.post("/v1/ruc/batch", null, "application/json", body), 401, "unauthorized");
+            assertThat(quipu.post("/v1/ruc/batch", key, "application/json", "{\"rucs\": [\"20100227461\"]}")
+                    .statusCode()).isEqualTo(200);
+            assertProblem(quipu.post("/v1/ruc/batch", key, "text/plain", body), 415, "unsupported_media_type");
+            assertThat(quipu.get("/v1/status", null).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void malformed_json_is_400_validation_error() {
         HttpResponse<String> response = quipu.post("/v1/ruc/batch", quipu.newKey(Scope.RUC_READ),
                 "application/json", "{\"rucs\": [\"20100227461\"");
@@ -87,7 +97,7 @@ class ErrorsTest {
 
     @Test
     void a_malformed_uri_rejected_by_jetty_is_problem_details() throws Exception {
-        String raw = rawRequest("GET /v1/%zz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        String raw = quipu.raw("GET /v1/%zz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertThat(raw).startsWith("HTTP/1.1 400");
         assertThat(raw).contains("Content-Type: application/problem+json");
         assertThat(raw).contains("\"type\":\"validation_error\"");
@@ -95,7 +105,7 @@ class ErrorsTest {
 
     @Test
     void headers_too_large_for_jetty_are_problem_details() throws Exception {
-        String raw = rawRequest("GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "a".repeat(20_000)
+        String raw = quipu.raw("GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "a".repeat(20_000)
                 + "\r\nConnection: close\r\n\r\n");
         assertThat(raw).startsWith("HTTP/1.1 431");
         assertThat(raw).contains("Content-Type: application/problem+json");
@@ -105,17 +115,5 @@ class ErrorsTest {
     void problem_details_answer_even_when_the_client_asks_for_html() {
         HttpResponse<String> response = quipu.get("/v1/nothing-here", null, "Accept", "text/html");
         assertProblem(response, 404, "not_found");
-    }
-
-    private String rawRequest(String request) throws Exception {
-        int port = quipu.uri("/").getPort();
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            socket.setSoTimeout(5000);
-            OutputStream out = socket.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-        }
     }
 }

@@ -298,6 +298,17 @@ class TipoCambioResourceTest {
     }
 
     @Test
+    void a_malformed_query_string_is_400_not_repaired() {
+        // java.net.URI refuses to build such requests, so they are written by hand.
+        for (String query : List.of("moneda=%zz", "moneda=US%", "fecha=2026-09-24%FF")) {
+            String answer = quipu.rawGet("/v1/tipo-cambio?" + query, key);
+            assertThat(answer).as(query).startsWith("HTTP/1.1 400 ");
+            assertThat(answer).as(query).contains("application/problem+json").contains("\"validation_error\"");
+        }
+        assertThat(quipu.bcrp.requests()).isEmpty();
+    }
+
+    @Test
     void the_future_is_judged_by_the_date_in_lima() {
         quipu.bcrp.respond(path -> Answer.html(HTML));
         // 2026-10-08T03:00Z is still 7 October (22:00) in Lima.

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import pe.quipu.api.support.TestQuipu;
-import pe.quipu.api.ubigeo.StrictQueryString;
+import pe.quipu.api.resources.StrictQueryString;
 import pe.quipu.api.ubigeo.UbigeoSeeder;
 import pe.quipu.core.keys.Scope;
 import pe.quipu.core.ubigeo.UbigeoCsv;
@@ -306,7 +306,7 @@ class UbigeoResourceTest {
     void broken_percent_encoding_is_400() throws Exception {
         // java.net.URI refuses to build such a request, so it is written by hand.
         for (String query : List.of("q=%zz", "q=%E2%28", "q=li%")) {
-            String answer = rawGet("/v1/ubigeos?" + query, key);
+            String answer = quipu.rawGet("/v1/ubigeos?" + query, key);
             assertThat(answer).as(query).startsWith("HTTP/1.1 400 ");
             assertThat(answer).as(query).contains("application/problem+json").contains("\"validation_error\"");
         }
@@ -382,16 +382,6 @@ class UbigeoResourceTest {
             cursor = next.asText();
         }
         throw new AssertionError("more than 100 pages for " + query);
-    }
-
-    private String rawGet(String pathAndQuery, String apiKey) throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", quipu.uri("/").getPort())) {
-            socket.setSoTimeout(10_000);
-            String request = "GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Authorization: Bearer " + apiKey + "\r\nConnection: close\r\n\r\n";
-            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 
     private static List<String> codes(JsonNode body) {

@@ -130,11 +130,9 @@ public final class RucResource {
         try {
             byte[] bytes = body.readNBytes(limit + 1);
             if (bytes.length > limit) {
-                // The rest of the body stays unread, so this connection cannot carry another request: say so,
-                // or a client may reuse it and fail on the next request.
+                // UnreadBodyFilter reads the rest before the answer goes out.
                 throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE,
-                        "A batch body is at most " + limit + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs")
-                        .withHeader("Connection", "close");
+                        "A batch body is at most " + limit + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs");
             }
             return bytes;
         } catch (IOException e) {

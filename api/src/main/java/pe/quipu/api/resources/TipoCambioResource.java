@@ -3,15 +3,14 @@ package pe.quipu.api.resources;
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.dropwizard.auth.Auth;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.errors.ApiProblem;
@@ -27,7 +26,6 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /** {@code GET /v1/tipo-cambio} (interface spec, Exchange rate; contract §5). */
@@ -37,7 +35,7 @@ import java.util.regex.Pattern;
 public final class TipoCambioResource {
 
     static final String CACHE_CONTROL = "public, max-age=1800, must-revalidate";
-    private static final Set<String> PARAMETERS = Set.of("moneda", "fecha");
+    private static final List<String> PARAMETERS = List.of("moneda", "fecha");
     private static final Pattern ISO_DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
     private final ExchangeRateService rates;
@@ -48,19 +46,10 @@ public final class TipoCambioResource {
 
     @GET
     @RequiresScope(Scope.TIPO_CAMBIO_READ)
-    public Response tipoCambio(@Auth ApiKeyPrincipal key, @Context UriInfo uriInfo) {
-        // Read raw so that unknown and repeated parameters are refused instead of silently ignored.
-        MultivaluedMap<String, String> query = uriInfo.getQueryParameters();
-        for (Map.Entry<String, List<String>> parameter : query.entrySet()) {
-            if (!PARAMETERS.contains(parameter.getKey())) {
-                throw ApiProblem.invalid(parameter.getKey(), "unknown parameter; this endpoint takes moneda and fecha");
-            }
-            if (parameter.getValue().size() > 1) {
-                throw ApiProblem.invalid(parameter.getKey(), "must be given at most once");
-            }
-        }
-        Moneda moneda = moneda(query.getFirst("moneda"));
-        Optional<LocalDate> fecha = fecha(query.getFirst("fecha"));
+    public Response tipoCambio(@Auth ApiKeyPrincipal key, @Context HttpServletRequest request) {
+        Map<String, String> query = StrictQueryString.single(request, PARAMETERS);
+        Moneda moneda = moneda(query.get("moneda"));
+        Optional<LocalDate> fecha = fecha(query.get("fecha"));
         ExchangeRate rate = rates.rate(moneda, fecha);
         return Response.ok(new TipoCambio(rate.fecha(), rate.compra(), rate.venta(), rate.fuente(),
                         rate.moneda().name(), rate.capturadoEn()))

@@ -16,14 +16,12 @@ import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.errors.ApiProblem;
 import pe.quipu.api.errors.ProblemType;
-import pe.quipu.api.ubigeo.StrictQueryString;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.core.keys.Scope;
 import pe.quipu.core.ubigeo.Ubigeo;
 import pe.quipu.core.ubigeo.UbigeoPage;
 import pe.quipu.core.ubigeo.UbigeoQuery;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,10 +29,7 @@ import java.util.Map;
  * {@code GET /v1/ubigeos} and {@code GET /v1/ubigeos/{code}} (interface spec, Ubigeos; contract §4), answered
  * from the in-memory catalogue.
  *
- * <p>Query parameters are read raw so that the API can be strict in the way Stripe is: a parameter this
- * endpoint does not know (a typo such as {@code departmento}; names are case-sensitive) or a parameter given
- * twice is a 400 naming it, rather than being silently ignored and returning an unfiltered list. The lookup
- * takes no query parameter at all, under the same rule.
+ * <p>Query parameters are read strictly ({@link StrictQueryString}); the lookup takes none at all.
  */
 @Timed
 @Path("/v1/ubigeos")
@@ -59,7 +54,7 @@ public final class UbigeoResource {
 
     @GET
     public Response list(@Auth ApiKeyPrincipal key, @Context HttpServletRequest request) {
-        Map<String, String> parameters = queryParameters(request, LIST_PARAMETERS);
+        Map<String, String> parameters = StrictQueryString.single(request, LIST_PARAMETERS);
         String q = parameters.get("q");
         if (q != null) {
             // Counted in Unicode code points of the value as received (an emoji is one character, not two
@@ -86,7 +81,7 @@ public final class UbigeoResource {
     @Path("{code}")
     public Response lookup(@Auth ApiKeyPrincipal key, @PathParam("code") String code,
                            @Context HttpServletRequest request) {
-        queryParameters(request, List.of());
+        StrictQueryString.single(request, List.of());
         if (!Ubigeo.isCode(code, 6)) {
             throw ApiProblem.invalid("code", "must be 6 digits (DDPPDD)");
         }
@@ -97,34 +92,6 @@ public final class UbigeoResource {
 
     private static Response cacheable(Object body) {
         return Response.ok(body).header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL).build();
-    }
-
-    /**
-     * The query parameters, decoded strictly ({@link StrictQueryString}), refusing names outside {@code known}
-     * and names given more than once. Read from the raw query string as the client sent it: Jersey's decoded
-     * view has already repaired broken percent-encoding, which should be a 400 instead.
-     */
-    private static Map<String, String> queryParameters(HttpServletRequest request, List<String> known) {
-        Map<String, List<String>> parameters;
-        try {
-            parameters = StrictQueryString.parse(request.getQueryString());
-        } catch (IllegalArgumentException e) {
-            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The query string is malformed: " + e.getMessage());
-        }
-        Map<String, String> single = new HashMap<>();
-        for (var parameter : parameters.entrySet()) {
-            String name = parameter.getKey();
-            if (!known.contains(name)) {
-                throw ApiProblem.invalid(name, known.isEmpty()
-                        ? "unknown query parameter; this endpoint takes none"
-                        : "unknown query parameter; this endpoint takes " + String.join(", ", known));
-            }
-            if (parameter.getValue().size() > 1) {
-                throw ApiProblem.invalid(name, "given " + parameter.getValue().size() + " times; give it at most once");
-            }
-            single.put(name, parameter.getValue().getFirst());
-        }
-        return single;
     }
 
     private static String code(Map<String, String> parameters, String name, int digits) {

@@ -178,6 +178,27 @@ public final class TestQuipu {
         }
     }
 
+    /**
+     * Sends a request written by hand, byte for byte, for what java.net.URI refuses to build (a malformed
+     * escape, a malformed request line), and returns the whole answer as text.
+     */
+    public String raw(String request) {
+        try (java.net.Socket socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), uri("/").getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A GET written by hand (see {@link #raw}), with the key when given. */
+    public String rawGet(String pathAndQuery, String key) {
+        return raw("GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + (key == null ? "" : "Authorization: Bearer " + key + "\r\n") + "Connection: close\r\n\r\n");
+    }
+
     public JsonNode body(HttpResponse<String> response) {
         try {
             return json.readTree(response.body());

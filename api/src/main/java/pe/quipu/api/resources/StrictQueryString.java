@@ -1,11 +1,16 @@
-package pe.quipu.api.ubigeo;
+package pe.quipu.api.resources;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import jakarta.servlet.http.HttpServletRequest;
+import pe.quipu.api.errors.ApiProblem;
+import pe.quipu.api.errors.ProblemType;
+
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +21,42 @@ import java.util.Map;
  * would be searched for instead of being refused. Here broken percent-encoding and invalid UTF-8 are errors,
  * {@code +} is a space (HTML forms and {@link java.net.URLEncoder} write spaces so), and every occurrence of a
  * name is kept, in order, so that callers can refuse repeats.
+ *
+ * <p>Resources are strict the way Stripe is: a parameter the endpoint does not know (a typo such as
+ * {@code departmento}; names are case-sensitive) or one given twice is a 400 naming it, rather than being
+ * silently ignored.
  */
 public final class StrictQueryString {
 
     private StrictQueryString() {
+    }
+
+    /**
+     * The request's query parameters, decoded strictly, refusing names outside {@code known} and names given
+     * more than once. Read from the raw query string as the client sent it: Jersey's decoded view has already
+     * repaired broken percent-encoding, which should be a 400 instead.
+     */
+    public static Map<String, String> single(HttpServletRequest request, List<String> known) {
+        Map<String, List<String>> parameters;
+        try {
+            parameters = parse(request.getQueryString());
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The query string is malformed: " + e.getMessage());
+        }
+        Map<String, String> single = new HashMap<>();
+        for (var parameter : parameters.entrySet()) {
+            String name = parameter.getKey();
+            if (!known.contains(name)) {
+                throw ApiProblem.invalid(name, known.isEmpty()
+                        ? "unknown query parameter; this endpoint takes none"
+                        : "unknown query parameter; this endpoint takes " + String.join(", ", known));
+            }
+            if (parameter.getValue().size() > 1) {
+                throw ApiProblem.invalid(name, "given " + parameter.getValue().size() + " times; give it at most once");
+            }
+            single.put(name, parameter.getValue().getFirst());
+        }
+        return single;
     }
 
     /**
