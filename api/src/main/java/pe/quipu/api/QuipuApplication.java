@@ -1,5 +1,6 @@
 package pe.quipu.api;
 
+import pe.quipu.core.db.SchemaMigrations;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.auth.AuthDynamicFeature;
@@ -88,7 +89,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
             @Override
             public String getMigrationsFileName() {
-                return DatabaseSupport.CHANGELOG;
+                return SchemaMigrations.CHANGELOG;
             }
         });
     }
@@ -106,7 +107,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 database.close();
             }
         });
-        DatabaseSupport.migrate(database);
+        SchemaMigrations.apply(database);
         DataSourceFactory dataSource = DatabaseSupport.dataSourceFactory(database, "quipu-api",
                 configuration.getDatabase().getMaxConnections());
         // JdbiFactory also registers the "database" health check, running the pool's validation query.

@@ -1,5 +1,6 @@
 package pe.quipu.api.cli;
 
+import pe.quipu.core.db.SchemaMigrations;
 import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
@@ -29,8 +30,8 @@ abstract class OperatorCommand extends ConfiguredCommand<QuipuConfiguration> {
     protected final void run(Bootstrap<QuipuConfiguration> bootstrap, Namespace namespace,
                              QuipuConfiguration configuration) throws Exception {
         try (QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase().settings(), "cli")) {
-            DatabaseSupport.migrate(database);
-            try (Connection connection = DatabaseSupport.connect(database, "quipu-cli-" + getName())) {
+            SchemaMigrations.apply(database);
+            try (Connection connection = SchemaMigrations.connect(database, "quipu-cli-" + getName())) {
                 connection.setAutoCommit(false);
                 try {
                     run(namespace, bootstrap, connection);

@@ -3,6 +3,7 @@ package pe.quipu.api.ubigeo;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 import pe.quipu.core.ubigeo.Ubigeo;
+import pe.quipu.core.ubigeo.UbigeoTable;
 
 import java.util.List;
 
@@ -16,7 +17,8 @@ public final class UbigeoSeeder {
      * Transaction-scoped advisory lock taken around "check empty, then insert", so that instances starting
      * together (or a {@code ubigeo} ETL run, should it take the same lock) never interleave.
      */
-    public static final long LOCK_KEY = 0x7175_6970_7562_6967L; // "quipubig"
+    /** Shared with the ETL's ubigeo job, which replaces the table. */
+    public static final long LOCK_KEY = UbigeoTable.LOCK_KEY;
 
     private final Jdbi jdbi;
 

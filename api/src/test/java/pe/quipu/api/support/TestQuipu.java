@@ -199,6 +199,42 @@ public final class TestQuipu {
                 + (key == null ? "" : "Authorization: Bearer " + key + "\r\n") + "Connection: close\r\n\r\n");
     }
 
+    /** What one ETL command printed and returned. */
+    public record EtlRun(int exitCode, String stdout, String stderr) {
+    }
+
+    /**
+     * Runs {@code java -jar quipu-etl.jar <args…> config.yml} in this JVM, on the app's embedded database (the
+     * ETL attaches to the server the app started) and the BCRP stand-in, with the test clock.
+     */
+    public EtlRun etl(String... args) {
+        try {
+            Path config = Files.createTempFile("quipu-etl-", ".yml");
+            Files.writeString(config, """
+                    database:
+                      embeddedDataDirectory: %s
+                    bcrp:
+                      baseUrl: %s
+                      attemptTimeout: 1400ms
+                      maxAttempts: 3
+                      retryWait: 200ms
+                    etl:
+                      maxRejectedShare: 0.001
+                    """.formatted(dataDirectory, bcrp.baseUrl()));
+            String[] full = java.util.Arrays.copyOf(args, args.length + 1);
+            full[args.length] = config.toString();
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            int code = new pe.quipu.etl.QuipuEtl(clock, new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                    new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)).run(full);
+            Files.deleteIfExists(config);
+            return new EtlRun(code, out.toString(java.nio.charset.StandardCharsets.UTF_8),
+                    err.toString(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public JsonNode body(HttpResponse<String> response) {
         try {
             return json.readTree(response.body());

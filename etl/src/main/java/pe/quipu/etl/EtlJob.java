@@ -1,0 +1,75 @@
+package pe.quipu.etl;
+
+import pe.quipu.etl.jobs.UbigeoJob;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The ETL's jobs (contract §1): their names, options, the Spring configuration that defines each, and the
+ * lock they take. Jobs that rewrite the same table share a lock, so they never run at the same time.
+ */
+public enum EtlJob {
+    UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class);
+
+    private final String jobName;
+    private final Set<String> options;
+    private final String lock;
+    private final Class<?> configuration;
+
+    EtlJob(String jobName, Set<String> options, String lock, Class<?> configuration) {
+        this.jobName = jobName;
+        this.options = options;
+        this.lock = lock;
+        this.configuration = configuration;
+    }
+
+    public String jobName() {
+        return jobName;
+    }
+
+    public Set<String> options() {
+        return options;
+    }
+
+    /** The advisory lock this job holds while it runs; a second run that needs it exits with code 4. */
+    public String lock() {
+        return lock;
+    }
+
+    public Class<?> configuration() {
+        return configuration;
+    }
+
+    public static Optional<EtlJob> named(String name) {
+        return Arrays.stream(values()).filter(j -> j.jobName.equals(name)).findFirst();
+    }
+
+    public static List<String> names() {
+        return Arrays.stream(values()).map(EtlJob::jobName).toList();
+    }
+
+    /** Checks the options together (e.g. exactly one of --file and --url). */
+    void validate(Map<String, String> given) {
+        if (given.containsKey("file") && given.containsKey("url")) {
+            throw new EtlCommand.UsageException("give --file or --url, not both");
+        }
+        if (options.contains("url") && !given.containsKey("file") && !given.containsKey("url")) {
+            throw new EtlCommand.UsageException(jobName + " needs --file PATH or --url URL");
+        }
+        for (String dateOption : List.of("from", "to")) {
+            if (given.containsKey(dateOption)) {
+                try {
+                    LocalDate.parse(given.get(dateOption));
+                } catch (DateTimeParseException e) {
+                    throw new EtlCommand.UsageException("--" + dateOption + " must be a date YYYY-MM-DD");
+                }
+            }
+        }
+    }
+}

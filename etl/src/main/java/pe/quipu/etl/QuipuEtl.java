@@ -1,0 +1,186 @@
+package pe.quipu.etl;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import pe.quipu.core.db.QuipuDatabase;
+import pe.quipu.core.db.SchemaMigrations;
+import pe.quipu.core.events.EventOutbox;
+import pe.quipu.etl.run.RunEvents;
+import pe.quipu.etl.run.RunLock;
+
+import javax.sql.DataSource;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code java -jar quipu-etl.jar <job> [options] config.yml}, for cron: one run, a one-line summary on
+ * standard output, and the exit code: 0 succeeded, 1 failed, 2 wrong command line, 3 canceled,
+ * 4 another run holding the same data was in progress. SIGTERM cancels the run (the JVM then exits 143).
+ */
+public final class QuipuEtl {
+
+    public static final int SUCCEEDED = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
+    public static final int CANCELED = 3;
+    public static final int BUSY = 4;
+
+    private static final String USAGE_TEXT = """
+            usage: java -jar etl/target/quipu-etl.jar <job> [options] config.yml
+              padron            --file PATH (.zip or .txt) | --url URL    SUNAT padrón reducido -> RUC registry
+              padron-extendido  --file PATH | --url URL                   SUNAT PadronRUC CSV -> tipo, ciiu
+              ubigeo            [--file PATH] (default: the bundled INEI file)
+              tipo-cambio       [--from YYYY-MM-DD --to YYYY-MM-DD] (default: the last 10 days)
+            exit codes: 0 succeeded, 1 failed, 2 usage, 3 canceled, 4 a run on the same data is in progress""";
+
+    private final Clock clock;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final AtomicReference<JobExecution> running = new AtomicReference<>();
+    private final AtomicReference<JobOperator> operator = new AtomicReference<>();
+    private final CountDownLatch finished = new CountDownLatch(1);
+
+    public QuipuEtl(Clock clock, PrintStream out, PrintStream err) {
+        this.clock = clock;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+        AtomicBoolean shuttingDown = new AtomicBoolean();
+        QuipuEtl etl = new QuipuEtl(Clock.systemUTC(), System.out, System.err);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            shuttingDown.set(true);
+            etl.cancel(Duration.ofMinutes(2));
+        }, "quipu-etl-sigterm"));
+        int code = etl.run(args);
+        if (!shuttingDown.get()) {
+            System.exit(code);
+        }
+    }
+
+    /** Runs one command to its end and returns the exit code. */
+    public int run(String[] args) {
+        try {
+            EtlCommand command;
+            try {
+                command = EtlCommand.parse(args);
+            } catch (EtlCommand.UsageException e) {
+                err.println("quipu-etl: " + e.getMessage());
+                err.println(USAGE_TEXT);
+                return USAGE;
+            }
+            EtlSettings settings = EtlSettings.read(command.config());
+            try (QuipuDatabase database = QuipuDatabase.open(settings.database(), "etl")) {
+                SchemaMigrations.apply(database);
+                return runJob(command, settings, database);
+            }
+        } catch (Exception e) {
+            err.println("quipu-etl: " + e.getMessage());
+            return FAILED;
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private int runJob(EtlCommand command, EtlSettings settings, QuipuDatabase database) throws Exception {
+        ObjectMapper json = new ObjectMapper().findAndRegisterModules()
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
+            context.registerBean(EtlSettings.class, () -> settings);
+            context.registerBean(QuipuDatabase.class, () -> database);
+            context.registerBean(Clock.class, () -> clock);
+            context.registerBean(ObjectMapper.class, () -> json);
+            context.registerBean(EventOutbox.class, () -> new EventOutbox(clock, json));
+            context.registerBean(EtlCommand.class, () -> command);
+            context.register(BatchInfrastructure.class, command.job().configuration());
+            context.registerBean(RunEvents.class, () -> new RunEvents(context.getBean(DataSource.class),
+                    context.getBean(EventOutbox.class), running::set));
+            context.refresh();
+
+            DataSource dataSource = context.getBean(DataSource.class);
+            RunEvents events = context.getBean(RunEvents.class);
+            try (RunLock lock = RunLock.tryAcquire(dataSource, command.job().lock())) {
+                if (lock == null) {
+                    err.println("quipu-etl: another run that writes the same data (" + command.job().lock()
+                            + ") is in progress; try again when it ends");
+                    return BUSY;
+                }
+                lock.failOrphanedRuns(command.job().jobName(), events, clock.instant());
+                JobOperator jobOperator = context.getBean(JobOperator.class);
+                operator.set(jobOperator);
+                Job job = context.getBean(command.job().jobName(), Job.class);
+                return report(command, jobOperator.start(job, parameters(command)));
+            }
+        }
+    }
+
+    private JobParameters parameters(EtlCommand command) {
+        JobParametersBuilder builder = new JobParametersBuilder();
+        command.options().forEach(builder::addString);
+        // Every invocation is a run of its own: a failed or killed run is simply run again.
+        builder.addString("run.at", clock.instant().toString());
+        return builder.toJobParameters();
+    }
+
+    private int report(EtlCommand command, JobExecution execution) {
+        RunEvents.RunCounts counts = RunEvents.RunCounts.of(execution);
+        Duration took = Duration.between(execution.getStartTime(), execution.getEndTime() != null
+                ? execution.getEndTime() : java.time.LocalDateTime.now());
+        BatchStatus status = execution.getStatus();
+        String outcome = switch (status) {
+            case COMPLETED -> "succeeded";
+            case STOPPED, STOPPING -> "canceled";
+            default -> "failed";
+        };
+        out.printf(Locale.ROOT, "%s %s: read %d, written %d, rejected %d, in %.1f s (run %d)%s%n",
+                command.job().jobName(), outcome, counts.read(), counts.written(), counts.rejected(),
+                took.toMillis() / 1000.0, execution.getId(),
+                status == BatchStatus.COMPLETED ? "" : ": " + errorOf(execution));
+        out.flush();
+        return switch (status) {
+            case COMPLETED -> SUCCEEDED;
+            case STOPPED, STOPPING -> CANCELED;
+            default -> FAILED;
+        };
+    }
+
+    private static String errorOf(JobExecution execution) {
+        return execution.getAllFailureExceptions().isEmpty() ? execution.getExitStatus().getExitDescription()
+                : execution.getAllFailureExceptions().getFirst().getMessage();
+    }
+
+    /** SIGTERM: asks the running job to stop at its next check, and waits for the run to end. */
+    void cancel(Duration wait) {
+        JobExecution execution = running.get();
+        JobOperator jobOperator = operator.get();
+        if (execution != null && jobOperator != null && execution.isRunning()) {
+            try {
+                jobOperator.stop(execution);
+            } catch (Exception e) {
+                err.println("quipu-etl: could not stop the run: " + e.getMessage());
+            }
+        }
+        try {
+            finished.await(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
