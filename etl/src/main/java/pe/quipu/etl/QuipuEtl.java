@@ -80,7 +80,7 @@ public final class QuipuEtl {
         try {
             EtlCommand command;
             try {
-                command = EtlCommand.parse(args);
+                command = EtlCommand.parse(args, clock);
             } catch (EtlCommand.UsageException e) {
                 err.println("quipu-etl: " + e.getMessage());
                 err.println(USAGE_TEXT);
