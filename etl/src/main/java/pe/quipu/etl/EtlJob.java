@@ -1,5 +1,6 @@
 package pe.quipu.etl;
 
+import pe.quipu.etl.jobs.PadronExtendidoJob;
 import pe.quipu.etl.jobs.TipoCambioJob;
 import pe.quipu.etl.jobs.UbigeoJob;
 
@@ -18,6 +19,7 @@ import java.util.Set;
  */
 public enum EtlJob {
     UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class),
+    PADRON_EXTENDIDO("padron-extendido", Set.of("file", "url"), "registry", PadronExtendidoJob.class),
     TIPO_CAMBIO("tipo-cambio", Set.of("from", "to"), "tipo-cambio", TipoCambioJob.class);
 
     private final String jobName;
