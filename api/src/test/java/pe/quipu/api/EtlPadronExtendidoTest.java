@@ -232,6 +232,17 @@ class EtlPadronExtendidoTest {
         assertThat(run.stdout()).contains("not a PadronRUC file");
     }
 
+    @Test
+    void without_a_file_or_url_nothing_runs() {
+        for (String[] args : List.of(new String[] {"padron-extendido"},
+                new String[] {"padron-extendido", "--file", "a.csv", "--url", "http://127.0.0.1:9/a.csv"})) {
+            TestQuipu.EtlRun run = quipu.etl(args);
+            assertThat(run.exitCode()).isEqualTo(2);
+            assertThat(run.stdout()).isEmpty();
+            assertThat(run.stderr()).contains("usage:");
+        }
+    }
+
     private Path write(String text, String suffix) throws Exception {
         Path file = Files.createTempFile("padron-extendido-", suffix);
         files.add(file);
