@@ -19,6 +19,7 @@ import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.auth.ApiKeyAuthenticator;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.KeyChangeListener;
+import pe.quipu.api.db.NotificationListener;
 import pe.quipu.api.auth.ProblemUnauthorizedHandler;
 import pe.quipu.api.auth.ScopeFeature;
 import pe.quipu.api.cli.CreateKeyCommand;
@@ -38,6 +39,7 @@ import pe.quipu.api.resources.StatusResource;
 import pe.quipu.api.resources.UbigeoResource;
 import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
+import pe.quipu.core.ubigeo.UbigeoTable;
 import pe.quipu.api.resources.TipoCambioResource;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.events.EventOutbox;
@@ -120,7 +122,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // API keys and scopes.
         ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(jdbi, clock);
-        environment.lifecycle().manage(new KeyChangeListener(database, authenticator));
+        // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
+        NotificationListener notifications = new NotificationListener(database);
+        KeyChangeListener.register(notifications, authenticator);
         environment.jersey().register(new AuthDynamicFeature(
                 new OAuthCredentialAuthFilter.Builder<ApiKeyPrincipal>()
                         .setAuthenticator(authenticator)
@@ -136,6 +140,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new StatusResource(freshness, clock, version()));
         // Seeded from the bundled INEI file when the table is empty, loaded before the connectors open.
         UbigeoDirectory ubigeos = new UbigeoDirectory(jdbi);
+        // The ETL's ubigeo job replaces the table and notifies: reload without a restart.
+        notifications.on(UbigeoTable.CHANGED_CHANNEL, payload -> ubigeos.reload(), ubigeos::reload);
+        // Listening starts before the catalogue is first read, so no replacement in between goes unnoticed.
+        environment.lifecycle().manage(notifications);
         environment.lifecycle().manage(ubigeos);
         environment.jersey().register(new UbigeoResource(ubigeos));
         environment.jersey().register(new RucResource(new RucRegistry(jdbi), json));

@@ -1,5 +1,6 @@
 package pe.quipu.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.util.Duration;
@@ -14,6 +15,8 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /** config.yml, read by the API and (later) the ETL. */
+// The etl: section of the shared config.yml is the ETL's (EtlSettings); the API has no use for it.
+@JsonIgnoreProperties({"etl"})
 public class QuipuConfiguration extends Configuration {
 
     @NotNull

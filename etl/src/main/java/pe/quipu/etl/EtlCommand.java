@@ -13,6 +13,11 @@ import java.util.Set;
 public record EtlCommand(EtlJob job, Map<String, String> options, Path config) {
 
     public static EtlCommand parse(String[] args) {
+        return parse(args, java.time.Clock.systemUTC());
+    }
+
+    /** @param clock tells today's date, for options that default to or must not pass it */
+    public static EtlCommand parse(String[] args, java.time.Clock clock) {
         if (args.length < 2) {
             throw new UsageException("expected <job> [options] config.yml");
         }
@@ -32,7 +37,7 @@ public record EtlCommand(EtlJob job, Map<String, String> options, Path config) {
                 throw new UsageException("--" + name + " given twice");
             }
         }
-        job.validate(options);
+        job.validate(options, clock);
         return new EtlCommand(job, options, Path.of(args[args.length - 1]));
     }
 

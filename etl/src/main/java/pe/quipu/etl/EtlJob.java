@@ -1,7 +1,10 @@
 package pe.quipu.etl;
 
+import pe.quipu.etl.jobs.PadronExtendidoJob;
+import pe.quipu.etl.jobs.TipoCambioJob;
 import pe.quipu.etl.jobs.UbigeoJob;
 
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
@@ -15,7 +18,9 @@ import java.util.Set;
  * lock they take. Jobs that rewrite the same table share a lock, so they never run at the same time.
  */
 public enum EtlJob {
-    UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class);
+    UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class),
+    PADRON_EXTENDIDO("padron-extendido", Set.of("file", "url"), "registry", PadronExtendidoJob.class),
+    TIPO_CAMBIO("tipo-cambio", Set.of("from", "to"), "tipo-cambio", TipoCambioJob.class);
 
     private final String jobName;
     private final Set<String> options;
@@ -54,8 +59,8 @@ public enum EtlJob {
         return Arrays.stream(values()).map(EtlJob::jobName).toList();
     }
 
-    /** Checks the options together (e.g. exactly one of --file and --url). */
-    void validate(Map<String, String> given) {
+    /** Checks the options together (e.g. exactly one of --file and --url, a date range in order). */
+    void validate(Map<String, String> given, Clock clock) {
         if (given.containsKey("file") && given.containsKey("url")) {
             throw new EtlCommand.UsageException("give --file or --url, not both");
         }
@@ -69,6 +74,13 @@ public enum EtlJob {
                 } catch (DateTimeParseException e) {
                     throw new EtlCommand.UsageException("--" + dateOption + " must be a date YYYY-MM-DD");
                 }
+            }
+        }
+        if (options.contains("from")) {
+            DateRange range = DateRange.of(given, clock);
+            if (range.from().isAfter(range.to())) {
+                throw new EtlCommand.UsageException("--from " + range.from() + " is after "
+                        + (given.containsKey("to") ? "--to " : "today, the default --to, ") + range.to());
             }
         }
     }

@@ -80,7 +80,7 @@ public final class QuipuEtl {
         try {
             EtlCommand command;
             try {
-                command = EtlCommand.parse(args);
+                command = EtlCommand.parse(args, clock);
             } catch (EtlCommand.UsageException e) {
                 err.println("quipu-etl: " + e.getMessage());
                 err.println(USAGE_TEXT);
@@ -136,6 +136,8 @@ public final class QuipuEtl {
         command.options().forEach(builder::addString);
         // Every invocation is a run of its own: a failed or killed run is simply run again.
         builder.addString("run.at", clock.instant().toString());
+        // run.at alone is not unique: two runs may start within the clock's resolution (or a fixed clock).
+        builder.addString("run.id", java.util.UUID.randomUUID().toString());
         return builder.toJobParameters();
     }
 

@@ -8,6 +8,7 @@ import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpFetch;
 import pe.quipu.core.fx.BcrpUnavailableException;
 import pe.quipu.core.fx.ExchangeRate;
+import pe.quipu.core.fx.ExchangeRateWriter;
 import pe.quipu.core.fx.Moneda;
 
 import java.time.Clock;
@@ -16,7 +17,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 
 /**
  * Answers "the rate of this currency on this date" (contract §5): the most recent publication on or before
@@ -38,7 +37,7 @@ import java.util.stream.Collectors;
  */
 public final class ExchangeRateService {
 
-    public static final ZoneId LIMA = ZoneId.of("America/Lima");
+    public static final ZoneId LIMA = ExchangeRateWriter.LIMA;
     /** Days asked for when a date is not cached: more than the longest run of Peruvian non-business days. */
     static final int WINDOW_DAYS = 14;
     /**
@@ -135,15 +134,8 @@ public final class ExchangeRateService {
         BcrpFetch fetch = bcrp.fetch(window.moneda(), window.from(), window.to());
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         LocalDate firstRecent = LocalDate.ofInstant(now, LIMA).minusDays(1);
-        Set<LocalDate> published = fetch.publications().stream().map(ExchangeRate::fecha).collect(Collectors.toSet());
-        List<LocalDate> gaps = new ArrayList<>();
-        for (LocalDate d = window.from(); !d.isAfter(window.to()) && d.isBefore(firstRecent); d = d.plusDays(1)) {
-            // Days BCRP does not list at all (weekends, usually) are gaps as much as days it lists as n.d.
-            if (!published.contains(d)) {
-                gaps.add(d);
-            }
-        }
-        store.save(fetch.publications(), window.moneda(), gaps, now);
+        // Publications, and the settled days without one as gaps (ExchangeRateWriter.settledGaps).
+        store.store(fetch, now);
         if (!window.to().isBefore(firstRecent)) {
             recentChecks.put(window.moneda(), new RecentCheck(now, window.from(), window.to()));
         }

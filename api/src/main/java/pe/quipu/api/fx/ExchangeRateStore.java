@@ -2,8 +2,9 @@ package pe.quipu.api.fx;
 
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.PreparedBatch;
+import pe.quipu.core.fx.BcrpFetch;
 import pe.quipu.core.fx.ExchangeRate;
+import pe.quipu.core.fx.ExchangeRateWriter;
 import pe.quipu.core.fx.Moneda;
 
 import java.sql.ResultSet;
@@ -11,7 +12,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.Optional;
 
@@ -27,46 +27,30 @@ public final class ExchangeRateStore {
     }
 
     /**
-     * Stores publications and gap days in one transaction. A publication already stored with the same
-     * values is left alone, so its {@code capturadoEn} keeps saying when Quipu first had that datum; a
-     * changed value (BCRP revises) replaces it with the new capture time.
+     * Stores publications and gap days in one transaction, by the rules of {@link ExchangeRateWriter#save}
+     * (unchanged publications keep their {@code capturadoEn}).
      */
     public void save(Collection<ExchangeRate> publications, Moneda moneda, Collection<LocalDate> gaps,
                      Instant checkedAt) {
-        jdbi.useTransaction(h -> {
-            if (!publications.isEmpty()) {
-                PreparedBatch upsert = h.prepareBatch("""
-                        insert into exchange_rates (moneda, fecha, compra, venta, fuente, capturado_en)
-                        values (:moneda, :fecha, :compra, :venta, :fuente, :capturadoEn)
-                        on conflict (moneda, fecha) do update
-                           set compra = excluded.compra, venta = excluded.venta, fuente = excluded.fuente,
-                               capturado_en = excluded.capturado_en
-                         where exchange_rates.compra <> excluded.compra
-                            or exchange_rates.venta <> excluded.venta
-                            or exchange_rates.fuente <> excluded.fuente""");
-                for (ExchangeRate p : publications) {
-                    upsert.bind("moneda", p.moneda().name())
-                            .bind("fecha", p.fecha())
-                            .bind("compra", p.compra())
-                            .bind("venta", p.venta())
-                            .bind("fuente", p.fuente())
-                            .bind("capturadoEn", utc(p.capturadoEn()))
-                            .add();
-                }
-                upsert.execute();
-                // A day once seen without a value that now has one is no longer a gap.
-                PreparedBatch ungap = h.prepareBatch("delete from exchange_rate_gaps where moneda = :moneda and fecha = :fecha");
-                publications.forEach(p -> ungap.bind("moneda", p.moneda().name()).bind("fecha", p.fecha()).add());
-                ungap.execute();
-            }
-            if (!gaps.isEmpty()) {
-                PreparedBatch gap = h.prepareBatch("""
-                        insert into exchange_rate_gaps (moneda, fecha, checked_at) values (:moneda, :fecha, :checkedAt)
-                        on conflict (moneda, fecha) do update set checked_at = excluded.checked_at""");
-                gaps.forEach(d -> gap.bind("moneda", moneda.name()).bind("fecha", d).bind("checkedAt", utc(checkedAt)).add());
-                gap.execute();
-            }
-        });
+        write(() -> jdbi.useTransaction(h -> ExchangeRateWriter.save(h.getConnection(), publications, moneda, gaps, checkedAt)));
+    }
+
+    /** Stores one BCRP answer, its settled gaps included ({@link ExchangeRateWriter#store}), in one transaction. */
+    public void store(BcrpFetch fetch, Instant now) {
+        write(() -> jdbi.useTransaction(h -> ExchangeRateWriter.store(h.getConnection(), fetch, now)));
+    }
+
+    private interface Write {
+        void run() throws SQLException;
+    }
+
+    /** The writer speaks plain JDBC; a failure surfaces as unchecked, like Jdbi's own. */
+    private static void write(Write write) {
+        try {
+            write.run();
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not store exchange rates: " + e.getMessage(), e);
+        }
     }
 
     /** The most recent publication dated on or before {@code fecha}. */
@@ -111,9 +95,5 @@ public final class ExchangeRateStore {
                 rs.getBigDecimal("venta"),
                 rs.getString("fuente"),
                 rs.getObject("capturado_en", OffsetDateTime.class).toInstant());
-    }
-
-    private static OffsetDateTime utc(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
     }
 }

@@ -1,0 +1,220 @@
+package pe.quipu.etl.jobs;
+
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobInterruptedException;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import pe.quipu.core.ruc.InvalidRucException;
+import pe.quipu.etl.EtlCommand;
+import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.extendido.PadronRucCsv;
+import pe.quipu.etl.extendido.PadronRucSource;
+import pe.quipu.etl.run.RunEvents;
+
+import javax.sql.DataSource;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code padron-extendido --file PATH | --url URL}: SUNAT's PadronRUC CSV fills {@code tipo} and {@code ciiu}
+ * of the RUCs already in the registry. The file is streamed into a temporary staging table with COPY, then
+ * one UPDATE sets both columns, and {@code actualizado} to the run's time, only on rows whose values differ
+ * (so an unchanged record keeps its ETag). Everything happens in the step's single transaction: readers see
+ * the registry before the run until it commits, and a failed or killed run changes nothing.
+ * <p>
+ * Lines that cannot be loaded (wrong field count, invalid RUC) are counted as rejected and a few are logged;
+ * a run rejecting more than {@code etl.maxRejectedShare} of its lines fails. RUCs the registry does not hold
+ * are counted and logged, not inserted: the padrón reducido decides which taxpayers Quipu serves.
+ */
+@Configuration
+public class PadronExtendidoJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PadronExtendidoJob.class);
+    private static final int SAMPLE = 10;
+    private static final int COPY_BUFFER = 1 << 20;
+    private static final int CANCEL_CHECK_LINES = 100_000;
+
+    @Bean(name = "padron-extendido")
+    Job padronExtendido(JobRepository jobs, DataSourceTransactionManager transactions, DataSource dataSource,
+                        EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return new JobBuilder("padron-extendido", jobs)
+                .listener(events)
+                .start(new StepBuilder("fill-tipo-ciiu", jobs)
+                        .tasklet((contribution, context) -> {
+                            Connection c = DataSourceUtils.getConnection(dataSource);
+                            load(c, command, settings, clock.instant().truncatedTo(ChronoUnit.MICROS), contribution);
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .build();
+    }
+
+    private static void load(Connection c, EtlCommand command, EtlSettings settings, Instant now,
+                             StepContribution contribution) throws Exception {
+        Path file;
+        boolean downloaded = command.options().containsKey("url");
+        if (downloaded) {
+            file = PadronRucSource.download(URI.create(command.options().get("url")), settings.bcrp().retryWait());
+        } else {
+            file = Path.of(command.options().get("file"));
+        }
+        try {
+            try (Statement s = c.createStatement()) {
+                s.execute("""
+                        create temporary table padron_extendido_stage (line bigint not null, ruc char(11) not null,
+                            tipo text, ciiu text) on commit drop""");
+            }
+            Counts counts;
+            try (BufferedReader reader = PadronRucSource.open(file)) {
+                counts = copy(c, reader, contribution);
+            }
+            double share = counts.read() == 0 ? 0 : (double) counts.rejected() / counts.read();
+            if (share > settings.maxRejectedShare()) {
+                throw new IllegalStateException(String.format(Locale.ROOT,
+                        "%d of %d lines rejected (%.3f %%, more than etl.maxRejectedShare %.3f %%); first: %s",
+                        counts.rejected(), counts.read(), share * 100, settings.maxRejectedShare() * 100,
+                        String.join("; ", counts.sample())));
+            }
+            apply(c, now, contribution);
+        } finally {
+            if (downloaded) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private record Counts(long read, long rejected, List<String> sample) {
+    }
+
+    /** Streams the lines into the staging table, in COPY's CSV format, one buffer at a time. */
+    private static Counts copy(Connection c, BufferedReader reader, StepContribution contribution) throws Exception {
+        PadronRucCsv csv = PadronRucCsv.header(reader.readLine());
+        StepExecution step = contribution.getStepExecution();
+        CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI()
+                .copyIn("copy padron_extendido_stage (line, ruc, tipo, ciiu) from stdin (format csv)");
+        long read = 0;
+        long rejected = 0;
+        List<String> sample = new ArrayList<>();
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(COPY_BUFFER + 4096);
+        StringBuilder row = new StringBuilder(64);
+        try {
+            String line;
+            long lineNumber = 1;
+            while ((line = reader.readLine()) != null) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                read++;
+                contribution.incrementReadCount();
+                try {
+                    PadronRucCsv.Row r = csv.row(line);
+                    row.setLength(0);
+                    row.append(lineNumber).append(',').append(r.ruc().value()).append(',');
+                    quote(row, r.tipo());
+                    row.append(',');
+                    quote(row, r.ciiu());
+                    row.append('\n');
+                    buffer.writeBytes(row.toString().getBytes(StandardCharsets.UTF_8));
+                } catch (PadronRucCsv.MalformedLineException | InvalidRucException e) {
+                    rejected++;
+                    contribution.incrementFilterCount();
+                    if (sample.size() < SAMPLE) {
+                        String where = "line " + lineNumber + ": " + e.getMessage();
+                        sample.add(where);
+                        LOG.warn("Rejected {}", where);
+                    }
+                }
+                if (buffer.size() >= COPY_BUFFER) {
+                    copy.writeToCopy(buffer.toByteArray(), 0, buffer.size());
+                    buffer.reset();
+                }
+                if (read % CANCEL_CHECK_LINES == 0 && step.isTerminateOnly()) {
+                    throw new JobInterruptedException("canceled while reading line " + lineNumber);
+                }
+            }
+            if (buffer.size() > 0) {
+                copy.writeToCopy(buffer.toByteArray(), 0, buffer.size());
+            }
+            copy.endCopy();
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+        return new Counts(read, rejected, sample);
+    }
+
+    /** COPY's CSV: null unquoted and empty, a value always quoted (so an empty string stays one). */
+    private static void quote(StringBuilder row, String value) {
+        if (value != null) {
+            row.append('"').append(value.replace("\"", "\"\"")).append('"');
+        }
+    }
+
+    /** The one UPDATE; a RUC listed twice takes its last line's values. */
+    private static void apply(Connection c, Instant now, StepContribution contribution) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("create index on padron_extendido_stage (ruc, line)");
+            s.execute("analyze padron_extendido_stage");
+        }
+        int updated;
+        try (PreparedStatement update = c.prepareStatement("""
+                update ruc_registry r set tipo = s.tipo, ciiu = s.ciiu, actualizado = ?
+                  from (select distinct on (ruc) ruc, tipo, ciiu from padron_extendido_stage
+                         order by ruc, line desc) s
+                 where r.ruc = s.ruc and (r.tipo, r.ciiu) is distinct from (s.tipo, s.ciiu)""")) {
+            update.setObject(1, now.atOffset(ZoneOffset.UTC));
+            updated = update.executeUpdate();
+        }
+        contribution.incrementWriteCount(updated);
+        long matched;
+        long unknown;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("""
+                select count(*) filter (where exists (select 1 from ruc_registry r where r.ruc = s.ruc)),
+                       count(*) filter (where not exists (select 1 from ruc_registry r where r.ruc = s.ruc))
+                  from (select distinct ruc from padron_extendido_stage) s""")) {
+            rs.next();
+            matched = rs.getLong(1);
+            unknown = rs.getLong(2);
+        }
+        try (PreparedStatement load = c.prepareStatement("""
+                insert into dataset_loads (dataset, rows, loaded_at) values ('padron-extendido', ?, ?)
+                on conflict (dataset) do update set rows = excluded.rows, loaded_at = excluded.loaded_at""")) {
+            load.setLong(1, matched);
+            load.setObject(2, now.atOffset(ZoneOffset.UTC));
+            load.executeUpdate();
+        }
+        contribution.getStepExecution().getExecutionContext().putLong("rucsNotInRegistry", unknown);
+        LOG.info("padron-extendido: {} RUCs of the registry found in the file, {} changed; {} RUCs not in the "
+                + "registry left out", matched, updated, unknown);
+    }
+}
