@@ -86,7 +86,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 // `db …` commands: attach to (or start) the embedded server for this process's lifetime.
                 QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase().settings(), "cli");
                 Runtime.getRuntime().addShutdownHook(new Thread(database::close, "quipu-db-release"));
-                return DatabaseSupport.dataSourceFactory(database, "quipu-cli-db", 4);
+                return DatabaseSupport.dataSourceFactory(database, "cli db", 4);
             }
 
             @Override
@@ -110,7 +110,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             }
         });
         SchemaMigrations.apply(database);
-        DataSourceFactory dataSource = DatabaseSupport.dataSourceFactory(database, "quipu-api",
+        DataSourceFactory dataSource = DatabaseSupport.dataSourceFactory(database, "api",
                 configuration.getDatabase().getMaxConnections());
         // JdbiFactory also registers the "database" health check, running the pool's validation query.
         Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "database");

@@ -27,7 +27,7 @@ class BatchInfrastructure {
         Properties props = new Properties();
         props.setProperty("user", database.user());
         props.setProperty("password", database.password());
-        props.setProperty("ApplicationName", "quipu-etl");
+        props.setProperty("ApplicationName", QuipuDatabase.applicationName("etl"));
         dataSource.setConnectionProperties(props);
         return dataSource;
     }

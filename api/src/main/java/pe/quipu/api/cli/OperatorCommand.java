@@ -31,7 +31,7 @@ abstract class OperatorCommand extends ConfiguredCommand<QuipuConfiguration> {
                              QuipuConfiguration configuration) throws Exception {
         try (QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase().settings(), "cli")) {
             SchemaMigrations.apply(database);
-            try (Connection connection = SchemaMigrations.connect(database, "quipu-cli-" + getName())) {
+            try (Connection connection = SchemaMigrations.connect(database, "cli " + getName())) {
                 connection.setAutoCommit(false);
                 try {
                     run(namespace, bootstrap, connection);

@@ -11,7 +11,7 @@ public final class DatabaseSupport {
     private DatabaseSupport() {
     }
 
-    public static DataSourceFactory dataSourceFactory(QuipuDatabase database, String applicationName, int maxConnections) {
+    public static DataSourceFactory dataSourceFactory(QuipuDatabase database, String purpose, int maxConnections) {
         DataSourceFactory factory = new DataSourceFactory();
         factory.setDriverClass("org.postgresql.Driver");
         factory.setUrl(database.jdbcUrl());
@@ -21,7 +21,7 @@ public final class DatabaseSupport {
         factory.setMinSize(2);
         factory.setInitialSize(2);
         factory.setValidationQuery("/* quipu health check */ select 1");
-        factory.setProperties(Map.of("ApplicationName", applicationName));
+        factory.setProperties(Map.of("ApplicationName", QuipuDatabase.applicationName(purpose)));
         return factory;
     }
 }

@@ -79,7 +79,7 @@ public final class NotificationListener implements Managed {
         Properties props = new Properties();
         props.setProperty("user", database.user());
         props.setProperty("password", database.password());
-        props.setProperty("ApplicationName", "quipu-api-listener");
+        props.setProperty("ApplicationName", QuipuDatabase.applicationName("api listener"));
         Connection connection = DriverManager.getConnection(database.jdbcUrl(), props);
         try (Statement s = connection.createStatement()) {
             for (String channel : channels.keySet()) {

@@ -123,6 +123,7 @@ public final class TestQuipu {
         Properties props = new Properties();
         props.setProperty("user", database.user());
         props.setProperty("password", database.password());
+        props.setProperty("ApplicationName", QuipuDatabase.applicationName("test"));
         return DriverManager.getConnection(database.jdbcUrl(), props);
     }
 

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -51,13 +52,16 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private final Path binaries;
     private final int port;
     private final Connection presence;
+    private final String presenceName;
     private boolean released;
 
-    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, Connection presence) {
+    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, Connection presence,
+                                   String presenceName) {
         this.dataDirectory = dataDirectory;
         this.binaries = binaries;
         this.port = port;
         this.presence = presence;
+        this.presenceName = presenceName;
     }
 
     /**
@@ -80,8 +84,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             } else {
                 LOG.info("Attaching to the embedded PostgreSQL already running on port {} over {}", port, dir);
             }
-            Connection presence = connect(port, DATABASE, "quipu-" + role + "-presence");
-            return new EmbeddedPostgresServer(dir, binaries, port, presence);
+            String presenceName = QuipuDatabase.applicationName(role + " presence " + java.util.UUID.randomUUID());
+            Connection presence = connect(port, DATABASE, presenceName);
+            return new EmbeddedPostgresServer(dir, binaries, port, presence, presenceName);
         });
     }
 
@@ -113,10 +118,16 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 return null;
             }
             int others;
-            try (Connection c = connect(port, "postgres", "quipu-release");
-                 Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("select count(*) from pg_stat_activity "
-                         + "where backend_type = 'client backend' and pid <> pg_backend_pid()")) {
+            // Every connection of this process is tagged with its pid, so connections it has just closed,
+            // still listed for a moment, are not mistaken for another client's. Other holders in this same
+            // process (a command run inside a running app, as tests do) are known by their presence.
+            try (Connection c = connect(port, "postgres", QuipuDatabase.applicationName("release"));
+                 PreparedStatement count = c.prepareStatement("select count(*) from pg_stat_activity "
+                         + "where backend_type = 'client backend' and application_name <> ? "
+                         + "and (application_name not like ? or application_name like 'quipu % presence %')")) {
+                count.setString(1, presenceName);
+                count.setString(2, "%" + QuipuDatabase.PROCESS_TAG);
+                ResultSet rs = count.executeQuery();
                 rs.next();
                 others = rs.getInt(1);
             } catch (SQLException e) {
@@ -208,7 +219,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     private static void createDatabase(int port) {
-        try (Connection c = connect(port, "postgres", "quipu-bootstrap");
+        try (Connection c = connect(port, "postgres", QuipuDatabase.applicationName("bootstrap"));
              Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("select 1 from pg_database where datname = '" + DATABASE + "'")) {
                 if (rs.next()) {

@@ -32,6 +32,17 @@ public final class QuipuDatabase implements AutoCloseable {
         return new QuipuDatabase(server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server);
     }
 
+    /**
+     * The {@code ApplicationName} for every connection this process opens: {@code quipu <purpose> (pid N)}. The
+     * pid lets the embedded server tell this process's connections (even ones just closed, which linger for a
+     * moment in {@code pg_stat_activity}) from other clients'.
+     */
+    public static String applicationName(String purpose) {
+        return "quipu " + purpose + " " + PROCESS_TAG;
+    }
+
+    static final String PROCESS_TAG = "(pid " + ProcessHandle.current().pid() + ")";
+
     public String jdbcUrl() {
         return jdbcUrl;
     }

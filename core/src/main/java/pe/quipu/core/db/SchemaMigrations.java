@@ -28,11 +28,11 @@ public final class SchemaMigrations {
     private SchemaMigrations() {
     }
 
-    public static Connection connect(QuipuDatabase database, String applicationName) throws SQLException {
+    public static Connection connect(QuipuDatabase database, String purpose) throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", database.user());
         props.setProperty("password", database.password());
-        props.setProperty("ApplicationName", applicationName);
+        props.setProperty("ApplicationName", QuipuDatabase.applicationName(purpose));
         return DriverManager.getConnection(database.jdbcUrl(), props);
     }
 
@@ -41,7 +41,7 @@ public final class SchemaMigrations {
      * messages and its update summary go to the log, so that commands keep standard output for their result.
      */
     public static void apply(QuipuDatabase database) {
-        try (Connection connection = connect(database, "quipu-migrations")) {
+        try (Connection connection = connect(database, "migrations")) {
             Database liquibaseDb = DatabaseFactory.getInstance()
                     .findCorrectDatabaseImplementation(new JdbcConnection(connection));
             Scope.child(Map.of(Scope.Attr.ui.name(), new LoggerUIService(),
