@@ -36,6 +36,10 @@ public class QuipuConfiguration extends Configuration {
     @JsonProperty
     private FreshnessConfig freshness = new FreshnessConfig();
 
+    /** The ETL's section ({@code etl.maxRejectedShare}); only quipu-etl reads it, the API accepts it. */
+    @JsonProperty
+    private java.util.Map<String, Object> etl = java.util.Map.of();
+
     public String getEnvironment() {
         return environment;
     }
