@@ -1,5 +1,6 @@
 package pe.quipu.etl;
 
+import pe.quipu.etl.jobs.PadronJob;
 import pe.quipu.etl.jobs.UbigeoJob;
 
 import java.time.LocalDate;
@@ -15,6 +16,7 @@ import java.util.Set;
  * lock they take. Jobs that rewrite the same table share a lock, so they never run at the same time.
  */
 public enum EtlJob {
+    PADRON("padron", Set.of("file", "url"), "registry", PadronJob.class),
     UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class);
 
     private final String jobName;
