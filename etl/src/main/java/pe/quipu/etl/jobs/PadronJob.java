@@ -87,9 +87,7 @@ public class PadronJob {
                             RegistryPublisher.Published published =
                                     new RegistryPublisher(dataSource).publish(clock.instant());
                             contribution.incrementWriteCount(published.rows());
-                            step.getExecutionContext().putLong("changed", published.changed());
-                            LOG.info("registry in service: {} records, {} new or changed", published.rows(),
-                                    published.changed());
+                            LOG.info("registry in service: {} records", published.rows());
                             return RepeatStatus.FINISHED;
                         }, transactions)
                         .build())
