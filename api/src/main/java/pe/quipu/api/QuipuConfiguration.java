@@ -14,8 +14,7 @@ import pe.quipu.core.db.DatabaseSettings;
 import java.nio.file.Path;
 import java.util.Objects;
 
-/** config.yml, read by the API and (later) the ETL. */
-// The etl: section of the shared config.yml is the ETL's (EtlSettings); the API has no use for it.
+/** config.yml, read by the API and the ETL. The etl: section is the ETL's (EtlSettings); the API ignores it. */
 @JsonIgnoreProperties({"etl"})
 public class QuipuConfiguration extends Configuration {
 

@@ -1,6 +1,7 @@
 package pe.quipu.etl;
 
 import pe.quipu.etl.jobs.PadronExtendidoJob;
+import pe.quipu.etl.jobs.PadronJob;
 import pe.quipu.etl.jobs.TipoCambioJob;
 import pe.quipu.etl.jobs.UbigeoJob;
 
@@ -18,8 +19,9 @@ import java.util.Set;
  * lock they take. Jobs that rewrite the same table share a lock, so they never run at the same time.
  */
 public enum EtlJob {
-    UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class),
+    PADRON("padron", Set.of("file", "url"), "registry", PadronJob.class),
     PADRON_EXTENDIDO("padron-extendido", Set.of("file", "url"), "registry", PadronExtendidoJob.class),
+    UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class),
     TIPO_CAMBIO("tipo-cambio", Set.of("from", "to"), "tipo-cambio", TipoCambioJob.class);
 
     private final String jobName;

@@ -169,7 +169,7 @@ public final class QuipuEtl {
     }
 
     /** SIGTERM: asks the running job to stop at its next check, and waits for the run to end. */
-    void cancel(Duration wait) {
+    public void cancel(Duration wait) {
         JobExecution execution = running.get();
         JobOperator jobOperator = operator.get();
         if (execution != null && jobOperator != null && execution.isRunning()) {

@@ -23,14 +23,16 @@ public final class RegistryUpsert {
         int written = 0;
         try (PreparedStatement upsert = connection.prepareStatement("""
                 insert into ruc_registry (ruc, razon_social, estado, condicion, ubigeo, tipo_via, nombre_via,
-                    codigo_zona, tipo_zona, numero, interior, lote, departamento, manzana, kilometro, actualizado)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    codigo_zona, tipo_zona, numero, interior, lote, departamento, manzana, kilometro, content_hash,
+                    actualizado)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 on conflict (ruc) do update set razon_social = excluded.razon_social, estado = excluded.estado,
                     condicion = excluded.condicion, ubigeo = excluded.ubigeo, tipo_via = excluded.tipo_via,
                     nombre_via = excluded.nombre_via, codigo_zona = excluded.codigo_zona,
                     tipo_zona = excluded.tipo_zona, numero = excluded.numero, interior = excluded.interior,
                     lote = excluded.lote, departamento = excluded.departamento, manzana = excluded.manzana,
-                    kilometro = excluded.kilometro, actualizado = excluded.actualizado
+                    kilometro = excluded.kilometro, content_hash = excluded.content_hash,
+                    actualizado = excluded.actualizado
                 where (ruc_registry.razon_social, ruc_registry.estado, ruc_registry.condicion, ruc_registry.ubigeo,
                        ruc_registry.tipo_via, ruc_registry.nombre_via, ruc_registry.codigo_zona,
                        ruc_registry.tipo_zona, ruc_registry.numero, ruc_registry.interior, ruc_registry.lote,
@@ -42,6 +44,7 @@ public final class RegistryUpsert {
                        excluded.manzana, excluded.kilometro)
                 """)) {
             OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+            ContentHash hash = new ContentHash();
             for (PadronRecord r : records) {
                 Address a = r.address();
                 int i = 1;
@@ -54,6 +57,7 @@ public final class RegistryUpsert {
                         a.numero(), a.interior(), a.lote(), a.departamento(), a.manzana(), a.kilometro()}) {
                     upsert.setString(i++, part);
                 }
+                upsert.setLong(i++, hash.of(r));
                 // An explicit offset: a java.sql.Timestamp would go through the JVM's default time zone.
                 upsert.setObject(i, at);
                 upsert.addBatch();

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Benchmarks the padron job against PostgreSQL's own bulk load, on a generated padrón (issue 3, Performance).
+#
+#   ./mvnw -q -B -DskipTests package && bench/padron-load.sh [ROWS]      (ROWS defaults to 5,000,000)
+#
+# In a temporary folder (QUIPU_DATA_DIR), with the embedded PostgreSQL that the API starts:
+#   1. generates ROWS lines in SUNAT's format, zipped (PadronGenerator, seed 42);
+#   2. baseline: the same rows converted to clean CSV (conversion not timed), `psql \copy` into an unindexed
+#      table, then ALTER TABLE ... ADD PRIMARY KEY: both timed;
+#   3. Quipu: `java -Xmx512m -jar etl/target/quipu-etl.jar padron --file X.zip config.yml` end to end (JVM start
+#      included), while a throttled
+#      loop of RUC lookups runs against the API on the same data (RUCs loaded before and present after);
+#   4. the same file again: nothing changed, so no actualizado may move; timed;
+#   5. prints the ratios (targets: load/baseline <= 2.0, second/first <= 1.2), the projection to 18.3 M rows
+#      and the lookup errors (target 0). Exits non-zero when a correctness check fails.
+# Ports 18480 (API), 18481 (admin), 18482 (embedded PostgreSQL). Everything started is stopped at the end.
+set -euo pipefail
+
+ROWS=${1:-5000000}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+API_PORT=18480
+ADMIN_PORT=18481
+DB_PORT=18482
+
+if ! command -v psql >/dev/null 2>&1; then
+  echo "bench: psql is missing; it measures the baseline. Install PostgreSQL's client (Debian: apt-get install postgresql-client)." >&2
+  exit 2
+fi
+for tool in curl unzip iconv awk; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is missing" >&2; exit 2; }
+done
+. "$REPO/.mvn/jdk.sh"
+quipu_select_jdk >/dev/null || exit 2
+JAVA="$JAVA_HOME/bin/java"
+API_JAR="$REPO/api/target/quipu-api.jar"
+ETL_JAR="$REPO/etl/target/quipu-etl.jar"
+for jar in "$API_JAR" "$ETL_JAR"; do
+  [ -f "$jar" ] || { echo "bench: $jar is missing; run ./mvnw -q -B -DskipTests package first" >&2; exit 2; }
+done
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/quipu-bench.XXXXXX")
+export QUIPU_DATA_DIR="$WORK/data" QUIPU_PORT=$API_PORT QUIPU_ADMIN_PORT=$ADMIN_PORT QUIPU_EMBEDDED_DB_PORT=$DB_PORT
+unset DATABASE_URL DATABASE_USER DATABASE_PASSWORD
+API_PID=""
+LOOP_PID=""
+
+cleanup() {
+  [ -n "$LOOP_PID" ] && kill "$LOOP_PID" 2>/dev/null || true
+  if [ -n "$API_PID" ]; then
+    kill "$API_PID" 2>/dev/null || true
+    wait "$API_PID" 2>/dev/null || true
+  fi
+  # The API stops the embedded server it started; a leftover one is stopped by its own pid file.
+  local pidfile="$QUIPU_DATA_DIR/postgres/postmaster.pid"
+  if [ -f "$pidfile" ]; then
+    local pg
+    pg=$(head -n 1 "$pidfile")
+    kill -INT "$pg" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$pg" 2>/dev/null || break; sleep 0.2; done
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+sql() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $DB_PORT -U postgres quipu "$@"; }
+
+cd "$REPO"
+echo "bench: $ROWS rows, work folder $WORK, $(nproc) CPUs, $("$JAVA" -version 2>&1 | head -n 1)"
+
+t=$(now)
+"$JAVA" -cp "$ETL_JAR" pe.quipu.etl.padron.PadronGenerator --rows "$ROWS" --out "$WORK/padron.zip" --seed 42
+# The same seed writes the same first lines: this smaller file is the registry in service before the load.
+"$JAVA" -cp "$ETL_JAR" pe.quipu.etl.padron.PadronGenerator --rows 20000 --out "$WORK/before.zip" --seed 42
+echo "generated $(du -h "$WORK/padron.zip" | cut -f1) zip in $(since "$t") s"
+
+echo "starting the API on port $API_PORT (embedded PostgreSQL on $DB_PORT)"
+"$JAVA" -jar "$API_JAR" server config.yml > "$WORK/api.log" 2>&1 &
+API_PID=$!
+for _ in $(seq 1 180); do
+  curl -fs "http://127.0.0.1:$API_PORT/v1/status" >/dev/null 2>&1 && break
+  kill -0 "$API_PID" 2>/dev/null || { echo "bench: the API did not start:" >&2; tail -n 30 "$WORK/api.log" >&2; exit 1; }
+  sleep 1
+done
+KEY=$("$JAVA" -jar "$API_JAR" create-key --email bench@quipu.test --scopes ruc:read config.yml 2>/dev/null | tail -n 1)
+"$JAVA" -Xmx512m -jar "$ETL_JAR" padron --file "$WORK/before.zip" config.yml
+
+# --- baseline: psql \copy of clean CSV + primary key
+t=$(now)
+unzip -p "$WORK/padron.zip" | iconv -f ISO-8859-1 -t UTF-8 | awk -F'|' '
+  NR == 1 { next }
+  { sub(/\r$/, ""); out = "";
+    for (i = 1; i <= 15; i++) {
+      v = $i; gsub(/^[ \t]+|[ \t]+$/, "", v);
+      if (v == "" || v ~ /^-+$/) f = ""; else { gsub(/"/, "\"\"", v); f = "\"" v "\"" }
+      out = out (i > 1 ? "," : "") f
+    }
+    print out }' > "$WORK/padron.csv"
+echo "converted to CSV in $(since "$t") s (not part of the baseline)"
+sql -c "drop table if exists bench_baseline" -c "create table bench_baseline (ruc char(11), razon_social text,
+  estado text, condicion text, ubigeo text, tipo_via text, nombre_via text, codigo_zona text, tipo_zona text,
+  numero text, interior text, lote text, departamento text, manzana text, kilometro text)"
+sql -c "checkpoint"
+t=$(now)
+sql -c "\\copy bench_baseline from '$WORK/padron.csv' with (format csv)"
+COPY_S=$(since "$t")
+t=$(now)
+sql -c "alter table bench_baseline add primary key (ruc)"
+PK_S=$(since "$t")
+BASE_S=$(awk -v a="$COPY_S" -v b="$PK_S" 'BEGIN { printf "%.1f", a + b }')
+sql -c "drop table bench_baseline"
+rm -f "$WORK/padron.csv"
+sql -c "checkpoint"
+echo "baseline: \\copy $COPY_S s + primary key $PK_S s = $BASE_S s"
+
+# --- Quipu's load, with lookups running
+sql -c "select ruc from ruc_registry order by ruc limit 200" > "$WORK/rucs.txt"
+cat > "$WORK/lookups.sh" <<'EOF'
+#!/usr/bin/env bash
+# Looks RUCs up until told to stop; counts answers and errors (anything but 200, or no answer).
+ok=0; errors=0
+trap 'echo "$ok $errors" > "$OUT"; exit 0' TERM
+mapfile -t rucs < "$RUCS"
+while true; do
+  for ruc in "${rucs[@]}"; do
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -H "Authorization: Bearer $KEY" \
+      "http://127.0.0.1:$PORT/v1/ruc/$ruc" || echo 000)
+    if [ "$code" = 200 ]; then ok=$((ok + 1)); else errors=$((errors + 1)); echo "$ruc -> $code" >> "$OUT.errors"; fi
+    # About 30 lookups a second: a steady reader, without a busy loop of curl processes taking a whole CPU
+    # from the load being measured (the baseline runs alone).
+    sleep 0.02
+  done
+done
+EOF
+chmod +x "$WORK/lookups.sh"
+KEY=$KEY PORT=$API_PORT RUCS="$WORK/rucs.txt" OUT="$WORK/lookups.out" "$WORK/lookups.sh" &
+LOOP_PID=$!
+
+t=$(now)
+"$JAVA" -Xmx512m -jar "$ETL_JAR" padron --file "$WORK/padron.zip" config.yml 2> "$WORK/etl-first.log"
+FIRST_S=$(since "$t")
+kill -TERM "$LOOP_PID"; wait "$LOOP_PID" 2>/dev/null || true; LOOP_PID=""
+read -r LOOKUPS LOOKUP_ERRORS < "$WORK/lookups.out"
+grep -E "indexed|registry in service|staged" "$WORK/etl-first.log" | sed 's/^/  /' || true
+ROWS_IN=$(sql -c "select count(*) from ruc_registry")
+
+sql -c "create unlogged table bench_snapshot as select ruc, actualizado from ruc_registry" -c "checkpoint"
+t=$(now)
+"$JAVA" -Xmx512m -jar "$ETL_JAR" padron --file "$WORK/padron.zip" config.yml 2> "$WORK/etl-second.log"
+SECOND_S=$(since "$t")
+MOVED=$(sql -c "select count(*) from ruc_registry r join bench_snapshot s using (ruc) where r.actualizado <> s.actualizado")
+MISSING=$(sql -c "select count(*) from bench_snapshot s where not exists (select 1 from ruc_registry r where r.ruc = s.ruc)")
+sql -c "drop table bench_snapshot"
+
+echo
+echo "rows in the registry:            $ROWS_IN (expected $ROWS)"
+echo "baseline (\\copy + primary key):  $BASE_S s"
+echo "quipu padron, first load:        $FIRST_S s  ratio load/baseline $(ratio "$FIRST_S" "$BASE_S") (target <= 2.0), -Xmx512m OK"
+echo "quipu padron, same file again:   $SECOND_S s  ratio second/first $(ratio "$SECOND_S" "$FIRST_S") (target <= 1.2)"
+echo "actualizado moved on reload:     $MOVED (target 0); records missing after reload: $MISSING"
+echo "projected for 18.3 M rows:       $(awk -v s="$FIRST_S" -v r="$ROWS" 'BEGIN { printf "%.0f s (%.1f min)", s * 18300000 / r, s * 18300000 / r / 60 }')"
+echo "lookups during the first load:   $LOOKUPS answered 200, $LOOKUP_ERRORS errors (target 0)"
+[ -f "$WORK/lookups.out.errors" ] && head -n 5 "$WORK/lookups.out.errors"
+[ "$ROWS_IN" = "$ROWS" ] && [ "$MOVED" = 0 ] && [ "$MISSING" = 0 ] && [ "$LOOKUP_ERRORS" = 0 ]

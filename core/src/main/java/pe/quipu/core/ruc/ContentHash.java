@@ -1,0 +1,64 @@
+package pe.quipu.core.ruc;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/**
+ * A 64-bit fingerprint of what the padrón publishes for one RUC (name, estado, condición, ubigeo and the ten
+ * address parts), stored in {@code ruc_registry.content_hash}. A reload compares this one column instead of
+ * fourteen to tell an unchanged record (which keeps its {@code actualizado} and ETag) from a changed one.
+ *
+ * <p>It is the first 8 bytes of the MD5 of the fields joined by U+001F, each null field written as U+001E,
+ * in UTF-8, so that PostgreSQL computes the same value with {@link #SQL} (the migration backfills with it).
+ * Not a security measure: only two versions of the same RUC are ever compared.
+ */
+public final class ContentHash {
+
+    private static final char SEPARATOR = '\u001f';
+    private static final char NULL = '\u001e';
+
+    /** The same fingerprint over ruc_registry's columns, in SQL. */
+    public static final String SQL = "('x' || left(md5("
+            + "coalesce(razon_social, chr(30)) || chr(31) || coalesce(estado, chr(30)) || chr(31) || "
+            + "coalesce(condicion, chr(30)) || chr(31) || coalesce(ubigeo, chr(30)) || chr(31) || "
+            + "coalesce(tipo_via, chr(30)) || chr(31) || coalesce(nombre_via, chr(30)) || chr(31) || "
+            + "coalesce(codigo_zona, chr(30)) || chr(31) || coalesce(tipo_zona, chr(30)) || chr(31) || "
+            + "coalesce(numero, chr(30)) || chr(31) || coalesce(interior, chr(30)) || chr(31) || "
+            + "coalesce(lote, chr(30)) || chr(31) || coalesce(departamento, chr(30)) || chr(31) || "
+            + "coalesce(manzana, chr(30)) || chr(31) || coalesce(kilometro, chr(30))), 16))::bit(64)::bigint";
+
+    private final MessageDigest md5;
+    private final StringBuilder text = new StringBuilder(256);
+
+    /** One per thread: it reuses its digest and buffer across the millions of records of a load. */
+    public ContentHash() {
+        try {
+            md5 = MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has MD5", e);
+        }
+    }
+
+    public long of(PadronRecord r) {
+        Address a = r.address();
+        text.setLength(0);
+        add(r.razonSocial()).add(r.estado()).add(r.condicion()).add(r.ubigeo()).add(a.tipoVia())
+                .add(a.nombreVia()).add(a.codigoZona()).add(a.tipoZona()).add(a.numero()).add(a.interior())
+                .add(a.lote()).add(a.departamento()).add(a.manzana()).add(a.kilometro());
+        text.setLength(text.length() - 1); // the separator after the last field
+        byte[] digest = md5.digest(text.toString().getBytes(StandardCharsets.UTF_8));
+        return ByteBuffer.wrap(digest).getLong();
+    }
+
+    private ContentHash add(String field) {
+        text.append(field == null ? String.valueOf(NULL) : field).append(SEPARATOR);
+        return this;
+    }
+
+    /** The fingerprint of one record, for callers that hash a handful. */
+    public static long hash(PadronRecord record) {
+        return new ContentHash().of(record);
+    }
+}

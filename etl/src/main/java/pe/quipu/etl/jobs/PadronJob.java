@@ -1,0 +1,147 @@
+package pe.quipu.etl.jobs;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import pe.quipu.etl.EtlCommand;
+import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.padron.PadronDownload;
+import pe.quipu.etl.padron.PadronInput;
+import pe.quipu.etl.padron.PadronStager;
+import pe.quipu.etl.padron.RegistryPublisher;
+import pe.quipu.etl.run.RunEvents;
+
+import javax.sql.DataSource;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Locale;
+
+/**
+ * {@code padron --file PATH | --url URL}: SUNAT's padrón reducido replaces the RUC registry.
+ *
+ * <ol>
+ *   <li>{@code stage}: drops what a failed or killed run left, then streams the file (zip or txt, downloaded
+ *   first for --url) through the parser into an unlogged staging table with COPY. Counts: read = data lines,
+ *   rejected (filter) = malformed lines plus earlier lines of a RUC met twice. The first rejected lines are
+ *   logged and kept in the step's execution context ({@code rejected.sample}).</li>
+ *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare} (the
+ *   registry in service stays), otherwise builds the new registry with change detection, indexes it and swaps
+ *   it in, in one transaction. Written = rows of the new registry.</li>
+ * </ol>
+ * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays.
+ */
+@Configuration
+public class PadronJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PadronJob.class);
+
+    @Bean(name = "padron")
+    Job padron(JobRepository jobs, DataSourceTransactionManager transactions, DataSource dataSource,
+               EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return new JobBuilder("padron", jobs)
+                .listener(events)
+                .start(new StepBuilder("stage", jobs)
+                        .tasklet((contribution, chunk) -> {
+                            StepExecution step = chunk.getStepContext().getStepExecution();
+                            try (Connection c = dataSource.getConnection()) {
+                                PadronStager.dropLeftovers(c);
+                            }
+                            PadronStager.Result result = stage(command, dataSource, step);
+                            for (long i = 0; i < result.read(); i++) {
+                                contribution.incrementReadCount();
+                            }
+                            contribution.incrementFilterCount(result.rejected());
+                            step.getExecutionContext().put("rejected.sample", new ArrayList<>(result.sample()));
+                            step.getExecutionContext().putLong("rejected.malformed", result.malformed());
+                            step.getExecutionContext().putLong("rejected.duplicates", result.duplicates());
+                            step.getExecutionContext().putLong("staged", result.staged());
+                            LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated",
+                                    result.staged(), result.read(), result.malformed(), result.duplicates());
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .next(new StepBuilder("publish", jobs)
+                        .tasklet((contribution, chunk) -> {
+                            StepExecution step = chunk.getStepContext().getStepExecution();
+                            StepExecution staged = step.getJobExecution().getStepExecutions().stream()
+                                    .filter(s -> s.getStepName().equals("stage")).findFirst().orElseThrow();
+                            refuseOverThreshold(staged, settings.maxRejectedShare(), dataSource);
+                            if (stopRequested(step)) {
+                                throw new org.springframework.batch.core.job.JobInterruptedException(
+                                        "padron: stopped on request before publishing");
+                            }
+                            RegistryPublisher.Published published =
+                                    new RegistryPublisher(dataSource).publish(clock.instant());
+                            contribution.incrementWriteCount(published.rows());
+                            LOG.info("registry in service: {} records", published.rows());
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .build();
+    }
+
+    private static PadronStager.Result stage(EtlCommand command, DataSource dataSource, StepExecution step)
+            throws Exception {
+        PadronStager stager = new PadronStager(dataSource);
+        String url = command.options().get("url");
+        if (url == null) {
+            try (InputStream in = PadronInput.open(Path.of(command.options().get("file")))) {
+                return stager.stage(in, () -> stopRequested(step));
+            }
+        }
+        Path download = Files.createTempFile("quipu-padron-", ".download");
+        try {
+            PadronDownload.standard().fetch(URI.create(url), download);
+            try (InputStream in = PadronInput.open(download)) {
+                return stager.stage(in, () -> stopRequested(step));
+            }
+        } finally {
+            Files.deleteIfExists(download);
+        }
+    }
+
+    /**
+     * JobOperator.stop marks the live job execution STOPPING; Spring Batch flags the step terminate-only only
+     * between tasklet calls, and a padrón tasklet is one long call, so both are checked.
+     */
+    private static boolean stopRequested(StepExecution step) {
+        return step.isTerminateOnly() || step.getJobExecution().getStatus() == BatchStatus.STOPPING;
+    }
+
+    private static void refuseOverThreshold(StepExecution staged, double maxShare, DataSource dataSource)
+            throws Exception {
+        long read = staged.getReadCount();
+        long rejected = staged.getFilterCount();
+        if (read == 0) {
+            dropStage(dataSource);
+            throw new IllegalStateException("the file holds no padrón lines; the registry in service is unchanged");
+        }
+        if ((double) rejected / read > maxShare) {
+            dropStage(dataSource);
+            throw new IllegalStateException(String.format(Locale.ROOT,
+                    "%d of %d lines rejected (%.3f %%), over the %.3f %% allowed (etl.maxRejectedShare);"
+                            + " the registry in service is unchanged", rejected, read, 100.0 * rejected / read,
+                    100.0 * maxShare));
+        }
+    }
+
+    private static void dropStage(DataSource dataSource) throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            PadronStager.dropLeftovers(c);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package pe.quipu.etl.padron;
+
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+
+/**
+ * Downloads the padrón (about 390 MB) to a file, resuming where an interrupted attempt stopped with a
+ * {@code Range} request, and retrying (resilience4j) on I/O errors and server errors. A server that ignores
+ * {@code Range} answers 200 and the file is written again from the start.
+ */
+public final class PadronDownload {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PadronDownload.class);
+
+    private final HttpClient http;
+    private final Retry retry;
+
+    public PadronDownload(HttpClient http, int maxAttempts, Duration firstWait) {
+        this.http = http;
+        this.retry = Retry.of("padron-download", RetryConfig.custom()
+                .maxAttempts(maxAttempts)
+                .intervalFunction(IntervalFunction.ofExponentialBackoff(firstWait, 2.0))
+                .retryOnException(e -> e instanceof IOException || e instanceof UncheckedIOException
+                        || e instanceof ServerError)
+                .build());
+    }
+
+    /** The default for cron runs: 6 attempts, waiting 5 s, 10 s, 20 s… between them. */
+    public static PadronDownload standard() {
+        return new PadronDownload(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(Duration.ofSeconds(30)).build(), 6, Duration.ofSeconds(5));
+    }
+
+    public void fetch(URI url, Path target) throws Exception {
+        retry.executeCallable(() -> {
+            attempt(url, target);
+            return null;
+        });
+    }
+
+    private void attempt(URI url, Path target) throws IOException, InterruptedException {
+        long have = Files.exists(target) ? Files.size(target) : 0;
+        HttpRequest.Builder request = HttpRequest.newBuilder(url).GET().timeout(Duration.ofMinutes(2));
+        if (have > 0) {
+            request.header("Range", "bytes=" + have + "-");
+        }
+        HttpResponse<InputStream> response = http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        int status = response.statusCode();
+        try (InputStream body = response.body()) {
+            if (status == 416 && have > 0) {
+                return; // nothing left past what we have
+            }
+            if (status >= 500) {
+                throw new ServerError(url + " answered " + status);
+            }
+            if (status != 200 && status != 206) {
+                // Not retried: a missing file or a refused request does not heal by asking again.
+                throw new IllegalStateException(url + " answered " + status);
+            }
+            boolean resume = status == 206;
+            LOG.info("downloading {} ({})", url, resume ? "resuming at byte " + have : "from the start");
+            try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    resume ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING)) {
+                body.transferTo(out);
+            }
+        }
+    }
+
+    /** A 5xx answer: worth another attempt. */
+    static final class ServerError extends RuntimeException {
+        ServerError(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package pe.quipu.etl.padron;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * Writes a synthetic padrón reducido in SUNAT's exact format, for tests and benchmarks: the real header,
+ * ISO-8859-1, CRLF, every field closed by {@code |}, valid and distinct RUCs, about 84 % natural persons
+ * ({@code 10…}) with every address field {@code -}, companies ({@code 20…}) and others with composed
+ * addresses ({@code ----}, zones, flats, lots), accents and Ñ, estados cut at 20 characters, doubled spaces.
+ * The same seed gives the same bytes.
+ *
+ * <p>{@code java -cp etl/target/quipu-etl.jar pe.quipu.etl.padron.PadronGenerator --rows N --out FILE[.zip] [--seed S]}
+ */
+public final class PadronGenerator {
+
+    public static final String HEADER = "RUC|NOMBRE O RAZÓN SOCIAL|ESTADO DEL CONTRIBUYENTE|CONDICIÓN DE DOMICILIO|"
+            + "UBIGEO|TIPO DE VÍA|NOMBRE DE VÍA|CÓDIGO DE ZONA|TIPO DE ZONA|NÚMERO|INTERIOR|LOTE|DEPARTAMENTO|"
+            + "MANZANA|KILÓMETRO|";
+
+    private static final String[] SURNAMES = {"QUISPE", "MAMANI", "HUAMAN", "FLORES", "RODRIGUEZ", "SÁNCHEZ",
+            "GARCÍA", "ROJAS", "GONZALES", "CHÁVEZ", "RAMÍREZ", "MUÑOZ", "PEÑA", "NÚÑEZ", "ÑAHUI", "CÁCERES",
+            "TORRES", "VÁSQUEZ", "CONDORI", "YUPANQUI", "MENDOZA", "CASTILLO", "ESPINOZA", "ACUÑA"};
+    private static final String[] GIVEN = {"JUAN", "MARÍA", "JOSÉ", "ROSA", "LUIS", "CARMEN", "JESÚS", "ANA",
+            "CARLOS", "JULIA", "VÍCTOR", "ELENA", "RAÚL", "INÉS", "CÉSAR", "LUCÍA", "PEDRO", "ÁNGEL"};
+    private static final String[] WORDS = {"INVERSIONES", "CORPORACIÓN", "DISTRIBUIDORA", "TRANSPORTES",
+            "CONSTRUCTORA", "AGROINDUSTRIAS", "SERVICIOS", "COMERCIAL", "MINERA", "TEXTIL", "ANDINA", "DEL SUR",
+            "PERÚ", "LOS ÁNGELES", "SEÑOR DE LUREN", "MUÑOZ", "IÑAPARI", "CAÑETE", "ÑAÑA", "SAN MARTÍN",
+            "EL \"PROGRESO\"", "NUEVA ESPERANZA", "HERMANOS CÁCERES", "PACÍFICO", "AMAZÓNICA"};
+    private static final String[] FORMS = {"S.A.C.", "S.A.", "E.I.R.L.", "S.R.L.", "S.A.A.", "SOCIEDAD ANONIMA CERRADA"};
+    private static final String[] VIAS = {"AV.", "JR.", "CAL.", "PSJE.", "CAR.", "PRO.", "----", "-"};
+    private static final String[] VIA_NAMES = {"JOSE PARDO", "LAS BEGONIAS", "SANTA ROSA", "MARISCAL CÁCERES",
+            "28 DE JULIO", "GRAU", "BOLOGNESI", "LOS OLIVOS", "JAVIER PRADO ESTE", "NICOLÁS DE PIÉROLA",
+            "SEÑOR DE LOS MILAGROS", "PANAMERICANA NORTE", "ÑAÑA CHOSICA", "PETIT THOUARS"};
+    private static final String[] ZONE_KINDS = {"URB.", "Z.I.", "A.H.", "RES.", "----", "-", "-"};
+    private static final String[] ZONE_NAMES = {"SANTA CATALINA", "MARANGA SÉPTIMA ETAPA", "LOS JARDINES",
+            "ZONA INDUSTRIAL", "VILLA EL SALVADOR", "SAN JUAN BAUTISTA", "EL MIRADOR", "CAÑAVERAL", "-"};
+    private static final String[] UBIGEOS = {"150101", "150122", "150136", "150140", "040101", "130101",
+            "200101", "080101", "120101", "220901", "150501", "070101"};
+    private static final String[] CONDICIONES = {"HABIDO", "HABIDO", "HABIDO", "HABIDO", "NO HABIDO",
+            "NO HALLADO", "NO HALLADO SE MUDO D", "PENDIENTE"};
+    private static final int[] WEIGHTS = {5, 4, 3, 2, 7, 6, 5, 4, 3, 2};
+
+    private PadronGenerator() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        long rows = -1;
+        Path out = null;
+        long seed = 42;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--rows" -> rows = Long.parseLong(args[i + 1]);
+                case "--out" -> out = Path.of(args[i + 1]);
+                case "--seed" -> seed = Long.parseLong(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (rows < 0 || out == null) {
+            System.err.println("usage: PadronGenerator --rows N --out FILE(.zip|.txt) [--seed S]");
+            System.exit(2);
+        }
+        write(out, rows, seed);
+    }
+
+    /** Writes the file, zipped (one entry padron_reducido_ruc.txt) when its name ends in .zip. */
+    public static void write(Path file, long rows, long seed) throws IOException {
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            if (file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".zip")) {
+                try (ZipOutputStream zip = new ZipOutputStream(out)) {
+                    zip.setLevel(1); // fast; SUNAT's own zip ratio is about 4:1 either way
+                    zip.putNextEntry(new ZipEntry("padron_reducido_ruc.txt"));
+                    write(zip, rows, seed);
+                    zip.closeEntry();
+                }
+            } else {
+                write(out, rows, seed);
+            }
+        }
+    }
+
+    /** Writes header and rows to the stream, which it does not close. */
+    public static void write(OutputStream out, long rows, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        StringBuilder line = new StringBuilder(256);
+        try {
+            out.write((HEADER + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            for (long i = 0; i < rows; i++) {
+                line.setLength(0);
+                line(line, i, random);
+                line.append("\r\n");
+                out.write(line.toString().getBytes(StandardCharsets.ISO_8859_1));
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The RUC of row {@code i}: distinct for every i below 10^8 within each prefix, scattered, check digit valid. */
+    public static String ruc(String prefix, long i) {
+        // 7,919 is coprime with 10^8, so i -> i·7919 + c (mod 10^8) never repeats a body.
+        long body = Math.floorMod(i * 7_919L + 1_234_567L, 100_000_000L);
+        String first10 = prefix + String.format(java.util.Locale.ROOT, "%08d", body);
+        int sum = 0;
+        for (int k = 0; k < 10; k++) {
+            sum += (first10.charAt(k) - '0') * WEIGHTS[k];
+        }
+        int r = 11 - sum % 11;
+        return first10 + (r == 10 ? 0 : r == 11 ? 1 : r);
+    }
+
+    private static void line(StringBuilder line, long i, SplittableRandom random) {
+        double kind = random.nextDouble();
+        String estado = estado(random);
+        String condicion = pick(CONDICIONES, random);
+        if (kind < 0.84) {
+            String name = pick(SURNAMES, random) + " " + pick(SURNAMES, random) + " " + pick(GIVEN, random);
+            if (random.nextInt(50) == 0) {
+                name = name.replaceFirst(" ", "  "); // SUNAT keeps doubled spaces as typed
+            }
+            line.append(ruc("10", i)).append('|').append(name).append('|').append(estado).append('|')
+                    .append(condicion).append("|-|-|-|-|-|-|-|-|-|-|-|");
+            return;
+        }
+        String prefix = kind < 0.965 ? "20" : kind < 0.99 ? "15" : "17";
+        String name = pick(WORDS, random) + " " + pick(WORDS, random) + " " + pick(FORMS, random);
+        if (random.nextInt(40) == 0) {
+            name = name.replaceFirst(" ", "  ");
+        }
+        line.append(ruc(prefix, i)).append('|').append(name).append('|').append(estado).append('|')
+                .append(condicion).append('|')
+                .append(random.nextInt(20) == 0 ? "-" : pick(UBIGEOS, random)).append('|')
+                .append(pick(VIAS, random)).append('|')
+                .append(random.nextInt(10) == 0 ? "-" : pick(VIA_NAMES, random)).append('|')
+                .append(pick(ZONE_KINDS, random)).append('|')
+                .append(pick(ZONE_NAMES, random)).append('|')
+                .append(random.nextInt(4) == 0 ? "-" : Integer.toString(1 + random.nextInt(2500))).append('|')
+                .append(random.nextInt(6) == 0 ? Integer.toString(100 + random.nextInt(900)) : "-").append('|')
+                .append(random.nextInt(8) == 0 ? Integer.toString(1 + random.nextInt(40)) : "-").append('|')
+                .append(random.nextInt(10) == 0 ? Integer.toString(101 + random.nextInt(1500)) : "-").append('|')
+                .append(random.nextInt(8) == 0 ? String.valueOf((char) ('A' + random.nextInt(26))) : "-").append('|')
+                .append(random.nextInt(50) == 0 ? Integer.toString(1 + random.nextInt(900)) : "-").append('|');
+    }
+
+    /** Observed shares (SOURCE.md), and the rarer estados cut at 20 characters as SUNAT publishes them. */
+    private static String estado(SplittableRandom random) {
+        double p = random.nextDouble();
+        if (p < 0.509) {
+            return "ACTIVO";
+        } else if (p < 0.911) {
+            return "BAJA DE OFICIO";
+        } else if (p < 0.973) {
+            return "BAJA DEFINITIVA";
+        } else if (p < 0.990) {
+            return "SUSPENSION TEMPORAL";
+        } else if (p < 0.995) {
+            return "BAJA PROV. POR OFICI";
+        } else if (p < 0.998) {
+            return "BAJA MULT.INSCR. Y O";
+        }
+        return "ANULACION - ERROR SU";
+    }
+
+    private static String pick(String[] values, SplittableRandom random) {
+        return values[random.nextInt(values.length)];
+    }
+}

@@ -1,0 +1,230 @@
+package pe.quipu.etl.padron;
+
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.job.JobInterruptedException;
+import pe.quipu.core.ruc.Address;
+import pe.quipu.core.ruc.ContentHash;
+import pe.quipu.core.ruc.MalformedPadronLineException;
+import pe.quipu.core.ruc.PadronLine;
+import pe.quipu.core.ruc.PadronRecord;
+
+import javax.sql.DataSource;
+import java.io.InputStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Streams the padrón's lines into the unlogged staging table {@value #STAGE} with COPY: one thread reads,
+ * parses, validates and fingerprints the lines into COPY text while the calling thread feeds PostgreSQL, so
+ * that parsing and the server's COPY work side by side. Malformed lines are counted and the first few kept
+ * as a sample; a RUC met twice keeps its last line (a later line supersedes an earlier one, as in any
+ * upsert) and each earlier one counts as rejected.
+ */
+public final class PadronStager {
+
+    public static final String STAGE = "ruc_registry_stage";
+    static final int SAMPLE_SIZE = 10;
+    /** How often, in lines at most, the run checks whether it was asked to stop. */
+    static final int CHECK_EVERY = 100_000;
+    private static final int CHUNK = 1 << 20;
+    /** Beyond this many distinct duplicated RUCs the file is not a padrón; stop rather than keep them all. */
+    private static final int MAX_DUPLICATED = 1_000_000;
+    private static final Logger LOG = LoggerFactory.getLogger(PadronStager.class);
+
+    /** What staging found. {@code staged} counts rows left in the staging table, one per RUC. */
+    public record Result(long read, long staged, long malformed, long duplicates, List<String> sample) {
+        public long rejected() {
+            return malformed + duplicates;
+        }
+    }
+
+    private final DataSource dataSource;
+
+    public PadronStager(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Drops what a failed or killed run left behind; the registry in service is never among them. */
+    public static void dropLeftovers(Connection c) throws java.sql.SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("drop table if exists " + STAGE + ", " + RegistryPublisher.NEW + ", " + RegistryPublisher.OLD);
+        }
+    }
+
+    public Result stage(InputStream text, BooleanSupplier stopRequested) throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(true);
+            try (Statement s = c.createStatement()) {
+                // Unlogged: the staging rows need no crash safety, and skipping the WAL halves the write.
+                s.execute("create unlogged table " + STAGE + " (ruc char(11) not null, razon_social text not null,"
+                        + " estado text, condicion text, ubigeo text, tipo_via text, nombre_via text,"
+                        + " codigo_zona text, tipo_zona text, numero text, interior text, lote text,"
+                        + " departamento text, manzana text, kilometro text, content_hash bigint not null,"
+                        + " line bigint not null)");
+            }
+            CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("copy " + STAGE + " from stdin");
+            Parser parser = new Parser(text);
+            Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
+            try {
+                feed(copy, parser, stopRequested);
+            } catch (Exception | Error e) {
+                parser.stopped = true;
+                thread.interrupt();
+                if (copy.isActive()) {
+                    copy.cancelCopy();
+                }
+                throw e;
+            } finally {
+                // Interrupting unblocks a parser stuck reading (file channels are interruptible); a parser that
+                // still does not end is a daemon and must not hold the run's end.
+                thread.join(java.time.Duration.ofSeconds(10));
+            }
+            long copied = copy.endCopy();
+            long staged = copied;
+            if (!parser.duplicated.isEmpty()) {
+                staged -= keepLastOfEachDuplicate(c, parser.duplicated);
+            }
+            return new Result(parser.read, staged, parser.malformed, parser.duplicates, List.copyOf(parser.sample));
+        }
+    }
+
+    private static void feed(CopyIn copy, Parser parser, BooleanSupplier stopRequested) throws Exception {
+        while (true) {
+            // A chunk holds about 10,000 lines, so this checks well within every 100,000 lines, and at least
+            // every half second while the input stalls (a slow disk or download).
+            if (stopRequested.getAsBoolean()) {
+                throw new JobInterruptedException("padron: stopped on request while staging");
+            }
+            CopyRows chunk = parser.chunks.poll(500, TimeUnit.MILLISECONDS);
+            if (chunk == null) {
+                continue;
+            }
+            if (chunk == Parser.END) {
+                break;
+            }
+            copy.writeToCopy(chunk.bytes(), 0, chunk.length());
+        }
+        if (parser.failure != null) {
+            throw parser.failure instanceof Exception e ? e : new IllegalStateException(parser.failure);
+        }
+    }
+
+    private static long keepLastOfEachDuplicate(Connection c, Set<String> duplicated) throws java.sql.SQLException {
+        try (PreparedStatement delete = c.prepareStatement("delete from " + STAGE + " s using"
+                + " (select ruc, max(line) as keep from " + STAGE + " where ruc = any(?) group by ruc) k"
+                + " where s.ruc = k.ruc and s.line < k.keep")) {
+            delete.setArray(1, c.createArrayOf("bpchar", duplicated.toArray()));
+            return delete.executeUpdate();
+        }
+    }
+
+    /** Reads, parses and encodes on its own thread, handing COPY text over in chunks. */
+    private static final class Parser implements Runnable {
+        static final CopyRows END = new CopyRows(1);
+
+        final BlockingQueue<CopyRows> chunks = new ArrayBlockingQueue<>(8);
+        final List<String> sample = new ArrayList<>();
+        final Set<String> duplicated = new HashSet<>();
+        private final InputStream text;
+        volatile boolean stopped;
+        volatile Throwable failure;
+        long read;
+        long malformed;
+        long duplicates;
+
+        Parser(InputStream text) {
+            this.text = text;
+        }
+
+        @Override
+        public void run() {
+            try {
+                parse();
+            } catch (Throwable t) {
+                failure = t;
+            } finally {
+                hand(END);
+            }
+        }
+
+        private void parse() throws Exception {
+            LatinLines lines = new LatinLines(text);
+            ContentHash hash = new ContentHash();
+            RucSet seen = new RucSet();
+            CopyRows rows = new CopyRows(CHUNK + 4096);
+            long lineNumber = 0;
+            for (String line = lines.next(); line != null && !stopped; line = lines.next()) {
+                lineNumber++;
+                if (line.isEmpty() || (lineNumber == 1 && PadronLine.isHeader(line))) {
+                    continue;
+                }
+                read++;
+                PadronRecord r;
+                try {
+                    r = PadronLine.parse(line);
+                } catch (MalformedPadronLineException e) {
+                    malformed++;
+                    reject(lineNumber, e.getMessage(), line);
+                    continue;
+                }
+                String ruc = r.ruc().value();
+                if (seen.addAndCheck(ruc)) {
+                    duplicates++;
+                    if (duplicated.size() >= MAX_DUPLICATED) {
+                        throw new IllegalStateException("more than " + MAX_DUPLICATED
+                                + " RUCs appear twice: this is not a padrón file");
+                    }
+                    duplicated.add(ruc);
+                    reject(lineNumber, "RUC " + ruc + " already appeared on an earlier line, which this one replaces", line);
+                }
+                Address a = r.address();
+                rows.field(ruc).field(r.razonSocial()).field(r.estado()).field(r.condicion()).field(r.ubigeo())
+                        .field(a.tipoVia()).field(a.nombreVia()).field(a.codigoZona()).field(a.tipoZona())
+                        .field(a.numero()).field(a.interior()).field(a.lote()).field(a.departamento())
+                        .field(a.manzana()).field(a.kilometro()).field(hash.of(r)).field(lineNumber);
+                rows.endRow();
+                if (rows.length() >= CHUNK) {
+                    hand(rows);
+                    rows = new CopyRows(CHUNK + 4096);
+                }
+            }
+            if (rows.length() > 0 && !stopped) {
+                hand(rows);
+            }
+        }
+
+        private void reject(long lineNumber, String reason, String line) {
+            if (sample.size() < SAMPLE_SIZE) {
+                String shown = line.length() > 200 ? line.substring(0, 200) + "…" : line;
+                String entry = "line " + lineNumber + ": " + reason + ": " + shown;
+                sample.add(entry);
+                LOG.warn("rejected {}", entry);
+            }
+        }
+
+        /** Waits for room, unless the feeding side gave up (then nobody will ever take). */
+        private void hand(CopyRows chunk) {
+            try {
+                while (!chunks.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
+                    if (stopped) {
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
