@@ -1,7 +1,6 @@
 package pe.quipu.core.ruc;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -30,7 +29,8 @@ public final class ContentHash {
             + "coalesce(manzana, chr(30)) || chr(31) || coalesce(kilometro, chr(30))), 16))::bit(64)::bigint";
 
     private final MessageDigest md5;
-    private final StringBuilder text = new StringBuilder(256);
+    private byte[] bytes = new byte[512];
+    private int length;
 
     /** One per thread: it reuses its digest and buffer across the millions of records of a load. */
     public ContentHash() {
@@ -43,18 +43,51 @@ public final class ContentHash {
 
     public long of(PadronRecord r) {
         Address a = r.address();
-        text.setLength(0);
+        length = 0;
         add(r.razonSocial()).add(r.estado()).add(r.condicion()).add(r.ubigeo()).add(a.tipoVia())
                 .add(a.nombreVia()).add(a.codigoZona()).add(a.tipoZona()).add(a.numero()).add(a.interior())
                 .add(a.lote()).add(a.departamento()).add(a.manzana()).add(a.kilometro());
-        text.setLength(text.length() - 1); // the separator after the last field
-        byte[] digest = md5.digest(text.toString().getBytes(StandardCharsets.UTF_8));
+        length--; // the separator after the last field
+        // The UTF-8 bytes go to the digest straight from one reused buffer: a load hashes millions of records,
+        // and building a String and encoding it for each was a third of the parsing thread's time.
+        md5.update(bytes, 0, length);
+        byte[] digest = md5.digest();
         return ByteBuffer.wrap(digest).getLong();
     }
 
     private ContentHash add(String field) {
-        text.append(field == null ? String.valueOf(NULL) : field).append(SEPARATOR);
+        if (field == null) {
+            put(NULL);
+        } else {
+            for (int i = 0, n = field.length(); i < n; ) {
+                int c = field.codePointAt(i);
+                i += Character.charCount(c);
+                if (c < 0x80) {
+                    put(c);
+                } else if (c < 0x800) {
+                    put(0xC0 | (c >> 6));
+                    put(0x80 | (c & 0x3F));
+                } else if (c < 0x10000) {
+                    put(0xE0 | (c >> 12));
+                    put(0x80 | ((c >> 6) & 0x3F));
+                    put(0x80 | (c & 0x3F));
+                } else {
+                    put(0xF0 | (c >> 18));
+                    put(0x80 | ((c >> 12) & 0x3F));
+                    put(0x80 | ((c >> 6) & 0x3F));
+                    put(0x80 | (c & 0x3F));
+                }
+            }
+        }
+        put(SEPARATOR);
         return this;
+    }
+
+    private void put(int b) {
+        if (length == bytes.length) {
+            bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2);
+        }
+        bytes[length++] = (byte) b;
     }
 
     /** The fingerprint of one record, for callers that hash a handful. */
