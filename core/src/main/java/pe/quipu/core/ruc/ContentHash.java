@@ -58,28 +58,41 @@ public final class ContentHash {
     private ContentHash add(String field) {
         if (field == null) {
             put(NULL);
-        } else {
-            for (int i = 0, n = field.length(); i < n; ) {
-                int c = field.codePointAt(i);
-                i += Character.charCount(c);
-                if (c < 0x80) {
-                    put(c);
-                } else if (c < 0x800) {
-                    put(0xC0 | (c >> 6));
-                    put(0x80 | (c & 0x3F));
-                } else if (c < 0x10000) {
-                    put(0xE0 | (c >> 12));
-                    put(0x80 | ((c >> 6) & 0x3F));
-                    put(0x80 | (c & 0x3F));
-                } else {
-                    put(0xF0 | (c >> 18));
-                    put(0x80 | ((c >> 12) & 0x3F));
-                    put(0x80 | ((c >> 6) & 0x3F));
-                    put(0x80 | (c & 0x3F));
-                }
+            put(SEPARATOR);
+            return this;
+        }
+        int n = field.length();
+        // Room for the worst case (four UTF-8 bytes a char) once, not a check per byte.
+        if (length + 4 * n + 1 > bytes.length) {
+            bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + 4 * n + 1));
+        }
+        byte[] b = bytes;
+        int at = length;
+        for (int i = 0; i < n; ) {
+            int c = field.charAt(i);
+            if (c < 0x80) {
+                b[at++] = (byte) c;
+                i++;
+                continue;
+            }
+            c = field.codePointAt(i);
+            i += Character.charCount(c);
+            if (c < 0x800) {
+                b[at++] = (byte) (0xC0 | (c >> 6));
+                b[at++] = (byte) (0x80 | (c & 0x3F));
+            } else if (c < 0x10000) {
+                b[at++] = (byte) (0xE0 | (c >> 12));
+                b[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                b[at++] = (byte) (0x80 | (c & 0x3F));
+            } else {
+                b[at++] = (byte) (0xF0 | (c >> 18));
+                b[at++] = (byte) (0x80 | ((c >> 12) & 0x3F));
+                b[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                b[at++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        put(SEPARATOR);
+        b[at++] = (byte) SEPARATOR;
+        length = at;
         return this;
     }
 

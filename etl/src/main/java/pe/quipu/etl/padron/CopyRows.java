@@ -31,40 +31,46 @@ final class CopyRows {
             put('N');
             return this;
         }
-        for (int i = 0, n = value.length(); i < n; i++) {
+        int n = value.length();
+        // Room for the worst case (every char escaped or three UTF-8 bytes) once, not a check per byte.
+        if (length + 3 * n > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + 3 * n));
+        }
+        byte[] b = bytes;
+        int at = length;
+        for (int i = 0; i < n; i++) {
             char c = value.charAt(i);
-            switch (c) {
-                case '\\' -> {
-                    put('\\');
-                    put('\\');
-                }
-                case '\t' -> {
-                    put('\\');
-                    put('t');
-                }
-                case '\n' -> {
-                    put('\\');
-                    put('n');
-                }
-                case '\r' -> {
-                    put('\\');
-                    put('r');
-                }
-                default -> {
-                    if (c < 0x80) {
-                        put(c);
-                    } else if (c < 0x800) {
-                        put(0xC0 | (c >> 6));
-                        put(0x80 | (c & 0x3F));
-                    } else {
-                        // Not from a Latin-1 file, but a String may hold it; surrogates are never produced here.
-                        put(0xE0 | (c >> 12));
-                        put(0x80 | ((c >> 6) & 0x3F));
-                        put(0x80 | (c & 0x3F));
+            if (c < 0x80) {
+                switch (c) {
+                    case '\\' -> {
+                        b[at++] = '\\';
+                        b[at++] = '\\';
                     }
+                    case '\t' -> {
+                        b[at++] = '\\';
+                        b[at++] = 't';
+                    }
+                    case '\n' -> {
+                        b[at++] = '\\';
+                        b[at++] = 'n';
+                    }
+                    case '\r' -> {
+                        b[at++] = '\\';
+                        b[at++] = 'r';
+                    }
+                    default -> b[at++] = (byte) c;
                 }
+            } else if (c < 0x800) {
+                b[at++] = (byte) (0xC0 | (c >> 6));
+                b[at++] = (byte) (0x80 | (c & 0x3F));
+            } else {
+                // Not from a Latin-1 file, but a String may hold it; surrogates are never produced here.
+                b[at++] = (byte) (0xE0 | (c >> 12));
+                b[at++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                b[at++] = (byte) (0x80 | (c & 0x3F));
             }
         }
+        length = at;
         return this;
     }
 
