@@ -118,7 +118,7 @@ class EtlPadronExtendidoTest {
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         assertThat(run.stdout()).startsWith("padron-extendido succeeded: read 3006, written 3, rejected 2, in ");
-        List<JsonNode> events = EtlTipoCambioTest.events(quipu, EtlTipoCambioTest.runId(run));
+        List<JsonNode> events = quipu.etlEvents(run.runId());
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.succeeded");
         JsonNode data = events.get(1).path("data");
@@ -216,7 +216,7 @@ class EtlPadronExtendidoTest {
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(1);
         assertThat(run.stdout()).startsWith("padron-extendido failed: ").contains("1 of 2 lines rejected");
-        List<JsonNode> events = EtlTipoCambioTest.events(quipu, EtlTipoCambioTest.runId(run));
+        List<JsonNode> events = quipu.etlEvents(run.runId());
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.failed");
         assertThat(events.get(1).path("data").path("error").asText()).contains("rejected");

@@ -94,7 +94,7 @@ class EtlPadronTest {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.stdout()).matches(SUMMARY.formatted("succeeded", 61, 61, 0));
-        List<JsonNode> events = events(runId(run));
+        List<JsonNode> events = quipu.etlEvents(run.runId());
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.succeeded");
         JsonNode done = events.get(1).path("data");
@@ -189,8 +189,8 @@ class EtlPadronTest {
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         // 5,004 lines: three malformed, and the generator's first line replaced by the repeated RUC's.
         assertThat(run.stdout()).matches(SUMMARY.formatted("succeeded", 5_004, 5_000, 4));
-        long runId = runId(run);
-        JsonNode done = events(runId).get(1).path("data");
+        long runId = run.runId();
+        JsonNode done = quipu.etlEvents(runId).get(1).path("data");
         assertThat(done.path("rowsRead").asLong()).isEqualTo(5_004);
         assertThat(done.path("rowsWritten").asLong()).isEqualTo(5_000);
         assertThat(done.path("rowsRejected").asLong()).isEqualTo(4);
@@ -230,7 +230,7 @@ class EtlPadronTest {
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.stdout()).startsWith("padron failed: read 62, written 0, rejected 1,")
                 .contains("over the 0.100 % allowed");
-        List<JsonNode> events = events(runId(run));
+        List<JsonNode> events = quipu.etlEvents(run.runId());
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.failed");
         assertThat(events.get(1).path("data").path("rowsRejected").asLong()).isOne();
@@ -316,7 +316,7 @@ class EtlPadronTest {
         assertThat(code.get()).isEqualTo(QuipuEtl.CANCELED);
         String summary = out.toString(StandardCharsets.UTF_8);
         assertThat(summary).startsWith("padron canceled: ");
-        assertThat(events(Long.parseLong(summary.replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"))))
+        assertThat(quipu.etlEvents(Long.parseLong(summary.replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"))))
                 .extracting(e -> e.path("type").asText()).containsExactly("etl.run.started", "etl.run.canceled");
         assertThat(count("select count(*) from ruc_registry")).isEqualTo(61);
         assertThat(quipu.get("/v1/ruc/20100227461", key).statusCode()).isEqualTo(200);
@@ -348,7 +348,7 @@ class EtlPadronTest {
 
         assertThat(rerun.exitCode()).as(rerun.stderr()).isZero();
         assertThat(rerun.stdout()).matches(SUMMARY.formatted("succeeded", 61, 61, 0));
-        assertThat(events(orphan)).extracting(e -> e.path("type").asText()).containsExactly("etl.run.failed");
+        assertThat(quipu.etlEvents(orphan)).extracting(e -> e.path("type").asText()).containsExactly("etl.run.failed");
         assertThat(count("select count(*) from ruc_registry")).isEqualTo(61);
         assertThat(count("select count(*) from pg_tables where tablename like 'ruc_registry_%'")).isZero();
     }
@@ -405,10 +405,6 @@ class EtlPadronTest {
         return file;
     }
 
-    private static long runId(TestQuipu.EtlRun run) {
-        return Long.parseLong(run.stdout().replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"));
-    }
-
     private static long count(String sql) throws Exception {
         try (Connection c = quipu.connection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
@@ -416,20 +412,4 @@ class EtlPadronTest {
         }
     }
 
-    private static List<JsonNode> events(long runId) throws Exception {
-        List<JsonNode> events = new ArrayList<>();
-        try (Connection c = quipu.connection();
-             PreparedStatement q = c.prepareStatement("""
-                     select type, data from events where type like 'etl.run.%' and (data->>'runId')::bigint = ?
-                     order by seq""")) {
-            q.setLong(1, runId);
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    JsonNode data = quipu.json.readTree(rs.getString(2));
-                    events.add(quipu.json.createObjectNode().put("type", rs.getString(1)).set("data", data));
-                }
-            }
-        }
-        return events;
-    }
 }

@@ -23,9 +23,9 @@ class EtlRunTest {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.stdout()).matches("ubigeo succeeded: read 1891, written 1891, rejected 0, in \\d+\\.\\d s \\(run \\d+\\)\n");
-        long runId = Long.parseLong(run.stdout().replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"));
+        long runId = run.runId();
 
-        List<JsonNode> events = events(runId);
+        List<JsonNode> events = quipu.etlEvents(runId);
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.succeeded");
         JsonNode started = events.get(0).path("data");
@@ -74,8 +74,8 @@ class EtlRunTest {
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.stdout()).startsWith("ubigeo failed: ");
-        long runId = Long.parseLong(run.stdout().replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"));
-        List<JsonNode> events = events(runId);
+        long runId = run.runId();
+        List<JsonNode> events = quipu.etlEvents(runId);
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.failed");
         assertThat(events.get(1).path("data").path("error").asText()).contains("15");
@@ -84,20 +84,4 @@ class EtlRunTest {
         java.nio.file.Files.deleteIfExists(bad);
     }
 
-    private List<JsonNode> events(long runId) throws Exception {
-        List<JsonNode> events = new ArrayList<>();
-        try (Connection c = quipu.connection();
-             PreparedStatement q = c.prepareStatement("""
-                     select type, data from events where type like 'etl.run.%' and (data->>'runId')::bigint = ?
-                     order by seq""")) {
-            q.setLong(1, runId);
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    JsonNode data = quipu.json.readTree(rs.getString(2));
-                    events.add(quipu.json.createObjectNode().put("type", rs.getString(1)).set("data", data));
-                }
-            }
-        }
-        return events;
-    }
 }

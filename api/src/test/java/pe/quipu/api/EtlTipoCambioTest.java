@@ -75,7 +75,7 @@ class EtlTipoCambioTest {
                 path(USD, "2010-06-30", "2010-07-19"),
                 path(EUR, "2010-01-01", "2010-03-31"), path(EUR, "2010-04-01", "2010-06-29"),
                 path(EUR, "2010-06-30", "2010-07-19"));
-        List<JsonNode> events = events(runId(run));
+        List<JsonNode> events = quipu.etlEvents(run.runId());
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.succeeded");
         assertThat(events.get(1).path("data").path("rowsRead").asLong()).isEqualTo(publications);
@@ -118,7 +118,7 @@ class EtlTipoCambioTest {
         assertThat(quipu.bcrp.requests()).containsExactly(path(USD, "2012-01-02", "2012-03-31"),
                 path(USD, "2012-04-01", "2012-06-29"), path(USD, "2012-04-01", "2012-06-29"),
                 path(USD, "2012-04-01", "2012-06-29"));
-        List<JsonNode> events = events(runId(run));
+        List<JsonNode> events = quipu.etlEvents(run.runId());
         assertThat(events).extracting(e -> e.path("type").asText())
                 .containsExactly("etl.run.started", "etl.run.failed");
         assertThat(events.get(1).path("data").path("error").asText()).contains("BCRP");
@@ -192,28 +192,4 @@ class EtlTipoCambioTest {
         return days;
     }
 
-    static long runId(TestQuipu.EtlRun run) {
-        return Long.parseLong(run.stdout().replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"));
-    }
-
-    static List<JsonNode> events(TestQuipu quipu, long runId) throws Exception {
-        List<JsonNode> events = new ArrayList<>();
-        try (Connection c = quipu.connection();
-             PreparedStatement q = c.prepareStatement("""
-                     select type, data from events where type like 'etl.run.%' and (data->>'runId')::bigint = ?
-                     order by seq""")) {
-            q.setLong(1, runId);
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    JsonNode data = quipu.json.readTree(rs.getString(2));
-                    events.add(quipu.json.createObjectNode().put("type", rs.getString(1)).set("data", data));
-                }
-            }
-        }
-        return events;
-    }
-
-    private List<JsonNode> events(long runId) throws Exception {
-        return events(quipu, runId);
-    }
 }

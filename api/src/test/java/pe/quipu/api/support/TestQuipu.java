@@ -202,6 +202,30 @@ public final class TestQuipu {
 
     /** What one ETL command printed and returned. */
     public record EtlRun(int exitCode, String stdout, String stderr) {
+        /** The run's id, from the summary line's "(run N)". */
+        public long runId() {
+            return Long.parseLong(stdout.replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"));
+        }
+    }
+
+    /** The outbox's etl.run.* events of one run, oldest first, each as {type, data}. */
+    public List<JsonNode> etlEvents(long runId) {
+        List<JsonNode> events = new java.util.ArrayList<>();
+        try (Connection c = connection();
+             java.sql.PreparedStatement q = c.prepareStatement("""
+                     select type, data from events where type like 'etl.run.%' and (data->>'runId')::bigint = ?
+                     order by seq""")) {
+            q.setLong(1, runId);
+            try (java.sql.ResultSet rs = q.executeQuery()) {
+                while (rs.next()) {
+                    JsonNode data = json.readTree(rs.getString(2));
+                    events.add(json.createObjectNode().put("type", rs.getString(1)).set("data", data));
+                }
+            }
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return events;
     }
 
     /**

@@ -21,6 +21,7 @@ import pe.quipu.etl.EtlCommand;
 import pe.quipu.etl.EtlSettings;
 import pe.quipu.etl.extendido.PadronRucCsv;
 import pe.quipu.etl.extendido.PadronRucSource;
+import pe.quipu.etl.source.Download;
 import pe.quipu.etl.run.RunEvents;
 
 import javax.sql.DataSource;
@@ -82,7 +83,13 @@ public class PadronExtendidoJob {
         Path file;
         boolean downloaded = command.options().containsKey("url");
         if (downloaded) {
-            file = PadronRucSource.download(URI.create(command.options().get("url")), settings.bcrp().retryWait());
+            file = Files.createTempFile("quipu-padron-extendido-", ".download");
+            try {
+                Download.standard().fetch(URI.create(command.options().get("url")), file);
+            } catch (Exception e) {
+                Files.deleteIfExists(file);
+                throw e;
+            }
         } else {
             file = Path.of(command.options().get("file"));
         }

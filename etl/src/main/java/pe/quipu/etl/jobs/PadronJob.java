@@ -14,9 +14,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.etl.EtlCommand;
 import pe.quipu.etl.EtlSettings;
-import pe.quipu.etl.padron.PadronDownload;
-import pe.quipu.etl.padron.PadronInput;
 import pe.quipu.etl.padron.PadronStager;
+import pe.quipu.etl.source.Download;
+import pe.quipu.etl.source.SourceFile;
 import pe.quipu.etl.padron.RegistryPublisher;
 import pe.quipu.etl.run.RunEvents;
 
@@ -99,14 +99,14 @@ public class PadronJob {
         PadronStager stager = new PadronStager(dataSource);
         String url = command.options().get("url");
         if (url == null) {
-            try (InputStream in = PadronInput.open(Path.of(command.options().get("file")))) {
+            try (InputStream in = SourceFile.open(Path.of(command.options().get("file")), ".txt")) {
                 return stager.stage(in, () -> stopRequested(step));
             }
         }
         Path download = Files.createTempFile("quipu-padron-", ".download");
         try {
-            PadronDownload.standard().fetch(URI.create(url), download);
-            try (InputStream in = PadronInput.open(download)) {
+            Download.standard().fetch(URI.create(url), download);
+            try (InputStream in = SourceFile.open(download, ".txt")) {
                 return stager.stage(in, () -> stopRequested(step));
             }
         } finally {

@@ -1,4 +1,4 @@
-package pe.quipu.etl.padron;
+package pe.quipu.etl.source;
 
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
@@ -24,14 +24,14 @@ import java.time.Duration;
  * {@code Range} request, and retrying (resilience4j) on I/O errors and server errors. A server that ignores
  * {@code Range} answers 200 and the file is written again from the start.
  */
-public final class PadronDownload {
+public final class Download {
 
-    private static final Logger LOG = LoggerFactory.getLogger(PadronDownload.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Download.class);
 
     private final HttpClient http;
     private final Retry retry;
 
-    public PadronDownload(HttpClient http, int maxAttempts, Duration firstWait) {
+    public Download(HttpClient http, int maxAttempts, Duration firstWait) {
         this.http = http;
         this.retry = Retry.of("padron-download", RetryConfig.custom()
                 .maxAttempts(maxAttempts)
@@ -42,8 +42,8 @@ public final class PadronDownload {
     }
 
     /** The default for cron runs: 6 attempts, waiting 5 s, 10 s, 20 s… between them. */
-    public static PadronDownload standard() {
-        return new PadronDownload(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
+    public static Download standard() {
+        return new Download(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
                 .connectTimeout(Duration.ofSeconds(30)).build(), 6, Duration.ofSeconds(5));
     }
 

@@ -1,4 +1,4 @@
-package pe.quipu.etl.padron;
+package pe.quipu.etl.source;
 
 import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
@@ -10,23 +10,24 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * Opens the padrón's text, from SUNAT's zip (streamed entry by entry, never unpacked to disk) or from the
- * bare {@code .txt}. The kind is told by the file's first bytes, not its name, so a download kept under a
- * temporary name works too.
+ * Opens a public data file as published: a zip (streamed entry by entry, never unpacked to disk) or the bare
+ * file. The kind is told by the file's first bytes, not its name, so a download kept under a temporary name
+ * works too. Used by the padron ({@code .txt} in SUNAT's zip) and padron-extendido ({@code .csv}) jobs.
  */
-public final class PadronInput {
+public final class SourceFile {
 
-    private PadronInput() {
+    private SourceFile() {
     }
 
-    public static InputStream open(Path file) throws IOException {
+    /** @param suffix in a zip, the first entry whose name ends with it is read (else the first file) */
+    public static InputStream open(Path file, String suffix) throws IOException {
         InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
         try {
             raw.mark(4);
             byte[] magic = raw.readNBytes(4);
             raw.reset();
             if (magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4) {
-                return firstText(new ZipInputStream(raw), file);
+                return firstEntry(new ZipInputStream(raw), file, suffix);
             }
             return raw;
         } catch (IOException | RuntimeException e) {
@@ -36,17 +37,17 @@ public final class PadronInput {
     }
 
     /**
-     * SUNAT's zip holds one file, padron_reducido_ruc.txt; the first {@code .txt} entry is taken (or the first
-     * file when none ends in .txt), so a renamed entry is still read.
+     * SUNAT's zips hold one file (padron_reducido_ruc.txt, PadronRUC_AAAAMM.csv); the first entry with the
+     * suffix is taken, or the first file when none has it, so a renamed entry is still read.
      */
-    private static InputStream firstText(ZipInputStream zip, Path file) throws IOException {
+    private static InputStream firstEntry(ZipInputStream zip, Path file, String suffix) throws IOException {
         for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
-            if (!entry.isDirectory() && entry.getName().toLowerCase(java.util.Locale.ROOT).endsWith(".txt")) {
+            if (!entry.isDirectory() && entry.getName().toLowerCase(java.util.Locale.ROOT).endsWith(suffix)) {
                 return new EntryStream(zip);
             }
         }
         zip.close();
-        // Second pass for a zip whose one file is not named .txt.
+        // Second pass for a zip whose one file does not have the suffix.
         ZipInputStream again = new ZipInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
         for (ZipEntry entry = again.getNextEntry(); entry != null; entry = again.getNextEntry()) {
             if (!entry.isDirectory()) {
