@@ -1,5 +1,6 @@
 package pe.quipu.core.ruc;
 
+import pe.quipu.core.db.DatasetLoads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -66,14 +67,7 @@ public final class RegistryUpsert {
                 written += Math.max(count, 0);
             }
         }
-        try (PreparedStatement count = connection.prepareStatement("""
-                insert into dataset_loads (dataset, rows, loaded_at)
-                values ('padron', (select count(*) from ruc_registry), ?)
-                on conflict (dataset) do update set rows = excluded.rows, loaded_at = excluded.loaded_at
-                """)) {
-            count.setObject(1, now.atOffset(ZoneOffset.UTC));
-            count.executeUpdate();
-        }
+        DatasetLoads.recordRegistry(connection, now);
         return written;
     }
 }

@@ -1,11 +1,11 @@
 package pe.quipu.core.ubigeo;
 
+import pe.quipu.core.db.DatasetLoads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 
 /**
@@ -46,13 +46,7 @@ public final class UbigeoTable {
             }
             insert.executeBatch();
         }
-        try (PreparedStatement load = c.prepareStatement("""
-                insert into dataset_loads (dataset, rows, loaded_at) values ('ubigeo', ?, ?)
-                on conflict (dataset) do update set rows = excluded.rows, loaded_at = excluded.loaded_at""")) {
-            load.setLong(1, districts.size());
-            load.setObject(2, now.atOffset(ZoneOffset.UTC));
-            load.executeUpdate();
-        }
+        DatasetLoads.record(c, "ubigeo", districts.size(), now);
         try (Statement s = c.createStatement()) {
             s.execute("notify " + CHANGED_CHANNEL);
         }

@@ -1,5 +1,6 @@
 package pe.quipu.etl.jobs;
 
+import pe.quipu.core.db.DatasetLoads;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.slf4j.Logger;
@@ -213,13 +214,7 @@ public class PadronExtendidoJob {
             matched = rs.getLong(1);
             unknown = rs.getLong(2);
         }
-        try (PreparedStatement load = c.prepareStatement("""
-                insert into dataset_loads (dataset, rows, loaded_at) values ('padron-extendido', ?, ?)
-                on conflict (dataset) do update set rows = excluded.rows, loaded_at = excluded.loaded_at""")) {
-            load.setLong(1, matched);
-            load.setObject(2, now.atOffset(ZoneOffset.UTC));
-            load.executeUpdate();
-        }
+        DatasetLoads.record(c, "padron-extendido", matched, now);
         contribution.getStepExecution().getExecutionContext().putLong("rucsNotInRegistry", unknown);
         LOG.info("padron-extendido: {} RUCs of the registry found in the file, {} changed; {} RUCs not in the "
                 + "registry left out", matched, updated, unknown);

@@ -1,5 +1,6 @@
 package pe.quipu.etl.padron;
 
+import pe.quipu.core.db.DatasetLoads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -118,13 +119,7 @@ public final class RegistryPublisher {
             s.execute("alter index " + NEW + "_pkey rename to ruc_registry_pkey");
             s.execute("drop table " + PadronStager.STAGE);
         }
-        try (PreparedStatement load = c.prepareStatement("""
-                insert into dataset_loads (dataset, rows, loaded_at) values ('padron', ?, ?)
-                on conflict (dataset) do update set rows = excluded.rows, loaded_at = excluded.loaded_at""")) {
-            load.setLong(1, rows);
-            load.setObject(2, now.atOffset(ZoneOffset.UTC));
-            load.executeUpdate();
-        }
+        DatasetLoads.record(c, "padron", rows, now);
     }
 
 }
