@@ -78,6 +78,7 @@ public final class TestQuipu {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.after();
             database.close();
+            stopServer(dataDirectory);
             deleteTree(dataDirectory.getParent());
         }, "quipu-test-shutdown"));
     }
@@ -85,6 +86,37 @@ public final class TestQuipu {
     /** The embedded data directory the app under test uses. */
     public Path dataDirectory() {
         return dataDirectory;
+    }
+
+    /**
+     * At JVM exit Jetty's own shutdown hook stops the app concurrently with this one, so the app may release
+     * the embedded server after this hook: wait for the postmaster to end, and stop it if nobody did, before
+     * its data directory is deleted (a server whose directory is gone could never be stopped by Quipu).
+     */
+    private static void stopServer(Path dataDirectory) {
+        Path pidFile = dataDirectory.resolve("postmaster.pid");
+        try {
+            if (!Files.exists(pidFile)) {
+                return;
+            }
+            long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+            ProcessHandle.of(pid).ifPresent(postmaster -> {
+                try {
+                    postmaster.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (Exception stillRunning) {
+                    // SIGINT: PostgreSQL's fast shutdown, which ends the app's last connections too; the JVM is
+                    // exiting, and Surefire halts it if its hooks take too long.
+                    try {
+                        new ProcessBuilder("kill", "-INT", Long.toString(pid)).start().waitFor();
+                    } catch (IOException | InterruptedException e) {
+                        postmaster.destroy();
+                    }
+                    postmaster.onExit().orTimeout(15, java.util.concurrent.TimeUnit.SECONDS).join();
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            // A pid file being removed while read: the server is stopping by itself.
+        }
     }
 
     private static void deleteTree(Path root) {

@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -47,21 +48,20 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
     private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS_LOCKS = new ConcurrentHashMap<>();
+    /** The instances of this process holding each data directory; shared by all of them, as the server is. */
+    private static final ConcurrentHashMap<Path, Set<EmbeddedPostgresServer>> OPEN = new ConcurrentHashMap<>();
 
     private final Path dataDirectory;
     private final Path binaries;
     private final int port;
     private final Connection presence;
-    private final String presenceName;
     private boolean released;
 
-    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, Connection presence,
-                                   String presenceName) {
+    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, Connection presence) {
         this.dataDirectory = dataDirectory;
         this.binaries = binaries;
         this.port = port;
         this.presence = presence;
-        this.presenceName = presenceName;
     }
 
     /**
@@ -84,9 +84,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             } else {
                 LOG.info("Attaching to the embedded PostgreSQL already running on port {} over {}", port, dir);
             }
-            String presenceName = QuipuDatabase.applicationName(role + " presence " + java.util.UUID.randomUUID());
-            Connection presence = connect(port, DATABASE, presenceName);
-            return new EmbeddedPostgresServer(dir, binaries, port, presence, presenceName);
+            Connection presence = connect(port, DATABASE, QuipuDatabase.applicationName(role + " presence"));
+            EmbeddedPostgresServer server = new EmbeddedPostgresServer(dir, binaries, port, presence);
+            OPEN.computeIfAbsent(dir, d -> ConcurrentHashMap.newKeySet()).add(server);
+            return server;
         });
     }
 
@@ -114,22 +115,22 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         released = true;
         withLock(dataDirectory, () -> {
             closeQuietly(presence);
+            Set<EmbeddedPostgresServer> holders = OPEN.get(dataDirectory);
+            holders.remove(this);
             if (runningPort(dataDirectory).isEmpty()) {
                 return null;
             }
-            int others;
-            // Every connection of this process is tagged with its pid, so connections it has just closed,
-            // still listed for a moment, are not mistaken for another client's. Other holders in this same
-            // process (a command run inside a running app, as tests do) are known by their presence.
+            // Every connection of this process is tagged with its pid, so connections it has just closed, still
+            // listed for a moment in pg_stat_activity, are not mistaken for another client's. Other holders in
+            // this same process (a command run inside a running app, as tests do) are known exactly.
+            int others = holders.size();
             try (Connection c = connect(port, "postgres", QuipuDatabase.applicationName("release"));
                  PreparedStatement count = c.prepareStatement("select count(*) from pg_stat_activity "
-                         + "where backend_type = 'client backend' and application_name <> ? "
-                         + "and (application_name not like ? or application_name like 'quipu % presence %')")) {
-                count.setString(1, presenceName);
-                count.setString(2, "%" + QuipuDatabase.PROCESS_TAG);
+                         + "where backend_type = 'client backend' and application_name not like ?")) {
+                count.setString(1, "%" + QuipuDatabase.PROCESS_TAG);
                 ResultSet rs = count.executeQuery();
                 rs.next();
-                others = rs.getInt(1);
+                others += rs.getInt(1);
             } catch (SQLException e) {
                 LOG.warn("Could not count the embedded PostgreSQL's clients; leaving it running", e);
                 return null;
