@@ -225,6 +225,76 @@ class EtlPadronExtendidoTest {
     }
 
     @Test
+    void a_run_stopped_the_way_sigterm_does_ends_canceled_and_changes_nothing() throws Exception {
+        // A named pipe as the file: 50,000 lines, then, once the stop is requested the way SIGTERM requests it
+        // (QuipuEtl.cancel), more lines in batches until the run ends (at most 1,000,000 in all). The run must
+        // notice the request while it works through one long tasklet call, and end canceled.
+        Path fifo = Files.createTempFile("padron-extendido-", ".fifo");
+        files.add(fifo);
+        Files.delete(fifo);
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        java.util.concurrent.CountDownLatch stopRequested = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch runEnded = new java.util.concurrent.CountDownLatch(1);
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try (OutputStream out = Files.newOutputStream(fifo)) {
+                out.write((HEADER + "\n").getBytes(StandardCharsets.UTF_8));
+                writeLines(out, 0, 50_000);
+                stopRequested.await();
+                for (int from = 50_000; from < 1_000_000 && runEnded.getCount() > 0; from += 10_000) {
+                    writeLines(out, from, from + 10_000);
+                }
+            } catch (Exception ignored) {
+                // the reading side went away: expected once the run is canceled
+            }
+        });
+        Path config = Files.createTempFile("quipu-etl-", ".yml");
+        files.add(config);
+        Files.writeString(config, "database:\n  embeddedDataDirectory: " + quipu.dataDirectory() + "\n");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        pe.quipu.etl.QuipuEtl etl = new pe.quipu.etl.QuipuEtl(quipu.clock,
+                new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        java.util.concurrent.atomic.AtomicReference<Integer> code = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread run = Thread.ofPlatform().start(() -> {
+            code.set(etl.run(new String[] {"padron-extendido", "--file", fifo.toString(), config.toString()}));
+            runEnded.countDown();
+        });
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+                count("select count(*) from pg_stat_activity where query like 'copy padron_extendido_stage%'") == 1);
+
+        Thread cancel = Thread.ofPlatform().start(() -> etl.cancel(Duration.ofSeconds(60)));
+        stopRequested.countDown();
+        run.join(Duration.ofSeconds(60));
+        cancel.join(Duration.ofSeconds(60));
+        writer.join(Duration.ofSeconds(10));
+
+        assertThat(code.get()).isEqualTo(pe.quipu.etl.QuipuEtl.CANCELED);
+        String summary = out.toString(StandardCharsets.UTF_8);
+        assertThat(summary).startsWith("padron-extendido canceled: ");
+        long runId = Long.parseLong(summary.replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"));
+        assertThat(quipu.etlEvents(runId)).extracting(e -> e.path("type").asText())
+                .containsExactly("etl.run.started", "etl.run.canceled");
+        assertThat(count("select count(*) from ruc_registry where tipo is not null or ciiu is not null")).isZero();
+    }
+
+    private static void writeLines(OutputStream out, int from, int to) throws java.io.IOException {
+        StringBuilder lines = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            lines.append(pe.quipu.etl.padron.PadronGenerator.ruc("20", 900_000 + i))
+                    .append(",ACTIVO,HABIDO,SOCIEDAD ANONIMA,NO DISPONIBLE,NO DISPONIBLE,46900,5,,,,,,,,202609\n");
+        }
+        out.write(lines.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private long count(String sql) throws Exception {
+        try (Connection c = quipu.connection(); PreparedStatement q = c.prepareStatement(sql);
+             ResultSet rs = q.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
     void a_file_that_is_not_a_padron_ruc_csv_fails_the_run() throws Exception {
         Path csv = write("a,b,c\n1,2,3\n", ".csv");
         TestQuipu.EtlRun run = quipu.etl("padron-extendido", "--file", csv.toString());

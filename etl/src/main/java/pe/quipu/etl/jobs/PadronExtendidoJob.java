@@ -6,7 +6,6 @@ import org.postgresql.copy.CopyIn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.job.Job;
-import org.springframework.batch.core.job.JobInterruptedException;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.StepContribution;
@@ -23,6 +22,8 @@ import pe.quipu.etl.EtlSettings;
 import pe.quipu.etl.extendido.PadronRucCsv;
 import pe.quipu.etl.extendido.PadronRucSource;
 import pe.quipu.etl.source.Download;
+import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
 
 import javax.sql.DataSource;
@@ -43,7 +44,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * {@code padron-extendido --file PATH | --url URL}: SUNAT's PadronRUC CSV fills {@code tipo} and {@code ciiu}
@@ -104,13 +104,7 @@ public class PadronExtendidoJob {
             try (BufferedReader reader = PadronRucSource.open(file)) {
                 counts = copy(c, reader, contribution);
             }
-            double share = counts.read() == 0 ? 0 : (double) counts.rejected() / counts.read();
-            if (share > settings.maxRejectedShare()) {
-                throw new IllegalStateException(String.format(Locale.ROOT,
-                        "%d of %d lines rejected (%.3f %%, more than etl.maxRejectedShare %.3f %%); first: %s",
-                        counts.rejected(), counts.read(), share * 100, settings.maxRejectedShare() * 100,
-                        String.join("; ", counts.sample())));
-            }
+            RejectedShare.refuseAbove(counts.read(), counts.rejected(), settings.maxRejectedShare(), counts.sample());
             apply(c, now, contribution);
         } finally {
             if (downloaded) {
@@ -165,8 +159,8 @@ public class PadronExtendidoJob {
                     copy.writeToCopy(buffer.toByteArray(), 0, buffer.size());
                     buffer.reset();
                 }
-                if (read % CANCEL_CHECK_LINES == 0 && step.isTerminateOnly()) {
-                    throw new JobInterruptedException("canceled while reading line " + lineNumber);
+                if (read % CANCEL_CHECK_LINES == 0) {
+                    Cancellation.check(step, "while reading line " + lineNumber);
                 }
             }
             if (buffer.size() > 0) {

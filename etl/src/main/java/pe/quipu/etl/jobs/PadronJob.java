@@ -2,7 +2,6 @@ package pe.quipu.etl.jobs;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.repository.JobRepository;
@@ -18,6 +17,8 @@ import pe.quipu.etl.padron.PadronStager;
 import pe.quipu.etl.source.Download;
 import pe.quipu.etl.source.SourceFile;
 import pe.quipu.etl.padron.RegistryPublisher;
+import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
 
 import javax.sql.DataSource;
@@ -28,7 +29,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Locale;
+import java.util.List;
 
 /**
  * {@code padron --file PATH | --url URL}: SUNAT's padrón reducido replaces the RUC registry.
@@ -80,10 +81,7 @@ public class PadronJob {
                             StepExecution staged = step.getJobExecution().getStepExecutions().stream()
                                     .filter(s -> s.getStepName().equals("stage")).findFirst().orElseThrow();
                             refuseOverThreshold(staged, settings.maxRejectedShare(), dataSource);
-                            if (stopRequested(step)) {
-                                throw new org.springframework.batch.core.job.JobInterruptedException(
-                                        "padron: stopped on request before publishing");
-                            }
+                            Cancellation.check(step, "before publishing");
                             RegistryPublisher.Published published =
                                     new RegistryPublisher(dataSource).publish(clock.instant());
                             contribution.incrementWriteCount(published.rows());
@@ -100,26 +98,18 @@ public class PadronJob {
         String url = command.options().get("url");
         if (url == null) {
             try (InputStream in = SourceFile.open(Path.of(command.options().get("file")), ".txt")) {
-                return stager.stage(in, () -> stopRequested(step));
+                return stager.stage(in, () -> Cancellation.requested(step));
             }
         }
         Path download = Files.createTempFile("quipu-padron-", ".download");
         try {
             Download.standard().fetch(URI.create(url), download);
             try (InputStream in = SourceFile.open(download, ".txt")) {
-                return stager.stage(in, () -> stopRequested(step));
+                return stager.stage(in, () -> Cancellation.requested(step));
             }
         } finally {
             Files.deleteIfExists(download);
         }
-    }
-
-    /**
-     * JobOperator.stop marks the live job execution STOPPING; Spring Batch flags the step terminate-only only
-     * between tasklet calls, and a padrón tasklet is one long call, so both are checked.
-     */
-    private static boolean stopRequested(StepExecution step) {
-        return step.isTerminateOnly() || step.getJobExecution().getStatus() == BatchStatus.STOPPING;
     }
 
     private static void refuseOverThreshold(StepExecution staged, double maxShare, DataSource dataSource)
@@ -130,12 +120,13 @@ public class PadronJob {
             dropStage(dataSource);
             throw new IllegalStateException("the file holds no padrón lines; the registry in service is unchanged");
         }
-        if ((double) rejected / read > maxShare) {
+        try {
+            @SuppressWarnings("unchecked")
+            List<String> sample = (List<String>) staged.getExecutionContext().get("rejected.sample");
+            RejectedShare.refuseAbove(read, rejected, maxShare, sample == null ? List.of() : sample);
+        } catch (IllegalStateException overThreshold) {
             dropStage(dataSource);
-            throw new IllegalStateException(String.format(Locale.ROOT,
-                    "%d of %d lines rejected (%.3f %%), over the %.3f %% allowed (etl.maxRejectedShare);"
-                            + " the registry in service is unchanged", rejected, read, 100.0 * rejected / read,
-                    100.0 * maxShare));
+            throw overThreshold;
         }
     }
 

@@ -1,0 +1,28 @@
+package pe.quipu.etl.run;
+
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.JobInterruptedException;
+import org.springframework.batch.core.step.StepExecution;
+
+/**
+ * Whether a run was asked to stop (SIGTERM goes through JobOperator.stop). JobOperator.stop marks the live job
+ * execution STOPPING; Spring Batch flags the step terminate-only only between tasklet calls, and a load is one
+ * long tasklet call, so a job checks both, here, while it works.
+ */
+public final class Cancellation {
+
+    private Cancellation() {
+    }
+
+    public static boolean requested(StepExecution step) {
+        return step.isTerminateOnly() || step.getJobExecution().getStatus() == BatchStatus.STOPPING;
+    }
+
+    /** Ends the step as stopped (the run ends canceled) when a stop was requested. */
+    public static void check(StepExecution step, String where) throws JobInterruptedException {
+        if (requested(step)) {
+            throw new JobInterruptedException(step.getJobExecution().getJobInstance().getJobName()
+                    + ": stopped on request " + where);
+        }
+    }
+}
