@@ -4,7 +4,7 @@ import pe.quipu.core.db.SchemaMigrations;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.auth.AuthDynamicFeature;
-import io.dropwizard.auth.AuthValueFactoryProvider;
+import io.dropwizard.auth.PolymorphicAuthValueFactoryProvider;
 import io.dropwizard.auth.oauth.OAuthCredentialAuthFilter;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
@@ -16,7 +16,21 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
 import org.jdbi.v3.core.Jdbi;
+import pe.quipu.api.accounts.AccountService;
+import pe.quipu.api.auth.AccessTokens;
 import pe.quipu.api.auth.ApiKeyAuthenticator;
+import pe.quipu.api.auth.BearerAuthenticator;
+import pe.quipu.api.auth.QuipuPrincipal;
+import pe.quipu.api.auth.SessionFeature;
+import pe.quipu.api.auth.SessionPrincipal;
+import pe.quipu.api.auth.SigningKey;
+import pe.quipu.api.auth.TokenDenylist;
+import pe.quipu.api.cli.GenerateSigningKeyCommand;
+import pe.quipu.api.resources.AuthResource;
+import pe.quipu.api.resources.JsonBody;
+import pe.quipu.api.resources.JwksResource;
+import pe.quipu.core.accounts.PasswordHasher;
+import pe.quipu.core.audit.AuditLog;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.KeyChangeListener;
 import pe.quipu.api.db.NotificationListener;
@@ -47,6 +61,7 @@ import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpSettings;
 
 import java.time.Clock;
+import java.util.Set;
 
 /** Quipu's API. {@link #run} reads as the wiring diagram of the service. */
 public class QuipuApplication extends Application<QuipuConfiguration> {
@@ -80,6 +95,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         bootstrap.addCommand(new CreateKeyCommand(clock, outbox));
         bootstrap.addCommand(new RevokeKeyCommand(clock, outbox));
         bootstrap.addCommand(new SamplePadronCommand(clock));
+        bootstrap.addCommand(new GenerateSigningKeyCommand());
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {
@@ -120,20 +136,36 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new UnreadBodyFilter());
         ProblemErrorHandler.install(environment, json);
 
-        // API keys and scopes.
-        ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(jdbi, clock);
+        // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints).
+        ApiKeyAuthenticator apiKeys = new ApiKeyAuthenticator(jdbi, clock);
         // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
         NotificationListener notifications = new NotificationListener(database);
-        KeyChangeListener.register(notifications, authenticator);
+        KeyChangeListener.register(notifications, apiKeys);
+        QuipuConfiguration.AuthConfig auth = configuration.getAuth();
+        TokenDenylist denylist = new TokenDenylist(jdbi, clock);
+        notifications.on(TokenDenylist.CHANNEL, payload -> denylist.reload(), denylist::reload);
+        AccessTokens accessTokens = new AccessTokens(
+                SigningKey.load(auth.getSigningKeyFile(), auth.getDevelopmentSigningKeyFile(), configuration.isProduction()),
+                auth.getIssuer(), auth.getAccessTokenLifetime().toJavaDuration(), clock, denylist);
         environment.jersey().register(new AuthDynamicFeature(
-                new OAuthCredentialAuthFilter.Builder<ApiKeyPrincipal>()
-                        .setAuthenticator(authenticator)
+                new OAuthCredentialAuthFilter.Builder<QuipuPrincipal>()
+                        .setAuthenticator(new BearerAuthenticator(apiKeys, accessTokens))
                         .setPrefix("Bearer")
                         .setRealm("quipu")
                         .setUnauthorizedHandler(new ProblemUnauthorizedHandler())
                         .buildAuthFilter()));
-        environment.jersey().register(new AuthValueFactoryProvider.Binder<>(ApiKeyPrincipal.class));
+        environment.jersey().register(new PolymorphicAuthValueFactoryProvider.Binder<>(
+                Set.of(QuipuPrincipal.class, ApiKeyPrincipal.class, SessionPrincipal.class)));
         environment.jersey().register(new ScopeFeature());
+        environment.jersey().register(new SessionFeature());
+
+        // Accounts and sessions.
+        AuditLog audit = new AuditLog(clock, json);
+        JsonBody bodies = new JsonBody(json);
+        AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
+                auth.getRefreshTokenLifetime().toJavaDuration());
+        environment.jersey().register(new AuthResource(accounts, bodies));
+        environment.jersey().register(new JwksResource(accessTokens));
 
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);
@@ -144,6 +176,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         notifications.on(UbigeoTable.CHANGED_CHANNEL, payload -> ubigeos.reload(), ubigeos::reload);
         // Listening starts before the catalogue is first read, so no replacement in between goes unnoticed.
         environment.lifecycle().manage(notifications);
+        environment.lifecycle().manage(denylist);
         environment.lifecycle().manage(ubigeos);
         environment.jersey().register(new UbigeoResource(ubigeos));
         environment.jersey().register(new RucResource(new RucRegistry(jdbi), json));

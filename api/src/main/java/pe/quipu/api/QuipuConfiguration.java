@@ -11,7 +11,12 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import pe.quipu.core.db.DatabaseSettings;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import jakarta.validation.constraints.AssertTrue;
+
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /** config.yml, read by the API and the ETL. The etl: section is the ETL's (EtlSettings); the API ignores it. */
@@ -38,6 +43,27 @@ public class QuipuConfiguration extends Configuration {
     @JsonProperty
     private FreshnessConfig freshness = new FreshnessConfig();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private AuthConfig auth = new AuthConfig();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private KeysConfig keys = new KeysConfig();
+
+    /** The plan table (contract §2), by plan name; {@code free} is every new account's plan and must exist. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private Map<String, PlanConfig> plans = new LinkedHashMap<>();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private MeteringConfig metering = new MeteringConfig();
+
     public String getEnvironment() {
         return environment;
     }
@@ -56,6 +82,28 @@ public class QuipuConfiguration extends Configuration {
 
     public FreshnessConfig getFreshness() {
         return freshness;
+    }
+
+    public AuthConfig getAuth() {
+        return auth;
+    }
+
+    public KeysConfig getKeys() {
+        return keys;
+    }
+
+    public Map<String, PlanConfig> getPlans() {
+        return plans;
+    }
+
+    public MeteringConfig getMetering() {
+        return metering;
+    }
+
+    @AssertTrue(message = "plans must define free, the plan of every new account")
+    @JsonIgnore
+    public boolean isFreePlanDefined() {
+        return plans.containsKey("free");
     }
 
     public static class DatabaseConfig {
@@ -146,6 +194,108 @@ public class QuipuConfiguration extends Configuration {
 
         public Duration getExchangeRateMaxAge() {
             return exchangeRateMaxAge;
+        }
+    }
+
+    /** Accounts and sessions (contract §2). */
+    public static class AuthConfig {
+        @NotNull
+        @JsonProperty
+        private String issuer = "quipu";
+        @NotNull
+        @JsonProperty
+        private Duration accessTokenLifetime = Duration.minutes(15);
+        @NotNull
+        @JsonProperty
+        private Duration refreshTokenLifetime = Duration.days(30);
+        /** JWT_SIGNING_KEY: a file holding the private EC P-256 key as a JWK. Required in production. */
+        @JsonProperty
+        private String signingKeyFile = "";
+        /** Development only, when signingKeyFile is empty: generated on first start and kept here. */
+        @NotNull
+        @JsonProperty
+        private String developmentSigningKeyFile = "./data/jwt-signing-key.json";
+
+        public String getIssuer() {
+            return issuer;
+        }
+
+        public Duration getAccessTokenLifetime() {
+            return accessTokenLifetime;
+        }
+
+        public Duration getRefreshTokenLifetime() {
+            return refreshTokenLifetime;
+        }
+
+        /** Empty when unset. */
+        public String getSigningKeyFile() {
+            return Objects.requireNonNullElse(signingKeyFile, "");
+        }
+
+        public String getDevelopmentSigningKeyFile() {
+            return developmentSigningKeyFile;
+        }
+    }
+
+    public static class KeysConfig {
+        /** How long a rotated key keeps working. */
+        @NotNull
+        @JsonProperty
+        private Duration rotationGrace = Duration.hours(24);
+
+        public Duration getRotationGrace() {
+            return rotationGrace;
+        }
+    }
+
+    /** One row of the plan table. */
+    public static class PlanConfig {
+        @Min(0)
+        @JsonProperty
+        private long monthlyQuota;
+        @Min(0)
+        @JsonProperty
+        private int rateLimitRpm;
+        @Min(1)
+        @JsonProperty
+        private int batchCap = 1;
+        @Min(0)
+        @JsonProperty
+        private int webhookEndpoints;
+
+        public long getMonthlyQuota() {
+            return monthlyQuota;
+        }
+
+        public int getRateLimitRpm() {
+            return rateLimitRpm;
+        }
+
+        public int getBatchCap() {
+            return batchCap;
+        }
+
+        public int getWebhookEndpoints() {
+            return webhookEndpoints;
+        }
+    }
+
+    public static class MeteringConfig {
+        /** false switches rate limits and quotas off (for benchmarks and private deployments). */
+        @JsonProperty
+        private boolean enabled = true;
+        /** How often each instance adds its counts to the shared ones and reads the others'. */
+        @NotNull
+        @JsonProperty
+        private Duration syncInterval = Duration.milliseconds(250);
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public Duration getSyncInterval() {
+            return syncInterval;
         }
     }
 }

@@ -2,14 +2,13 @@ package pe.quipu.api.auth;
 
 import pe.quipu.core.keys.Scope;
 
-import java.security.Principal;
 import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
 
 /** The caller of a data endpoint: an API key and its account. Holds no secret. */
 public record ApiKeyPrincipal(UUID keyId, UUID accountId, String prefix, Set<Scope> scopes, Instant expiresAt)
-        implements Principal {
+        implements QuipuPrincipal {
 
     @Override
     public String getName() {

@@ -15,7 +15,7 @@ public final class ProblemUnauthorizedHandler implements UnauthorizedHandler {
     @Override
     public Response buildResponse(String prefix, String realm) {
         return ProblemResponses.of(Problem.of(ProblemType.UNAUTHORIZED,
-                        "Send a valid API key as Authorization: Bearer <key>"),
+                        "Send a valid API key (data endpoints) or access token (account endpoints) as Authorization: Bearer <credential>"),
                 Map.of(HttpHeaders.WWW_AUTHENTICATE, prefix + " realm=\"" + realm + "\""));
     }
 }

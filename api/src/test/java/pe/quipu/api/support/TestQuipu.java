@@ -56,6 +56,8 @@ public final class TestQuipu {
         app = new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(),
                 ConfigOverride.config("database.url", ""),
                 ConfigOverride.config("database.embeddedDataDirectory", dataDirectory.toString()),
+                ConfigOverride.config("auth.developmentSigningKeyFile",
+                        dataDirectory.resolveSibling("jwt-signing-key.json").toString()),
                 ConfigOverride.config("server.applicationConnectors[0].port", "0"),
                 ConfigOverride.config("server.adminConnectors[0].port", "0"),
                 ConfigOverride.config("bcrp.baseUrl", bcrp.baseUrl()),
@@ -172,6 +174,30 @@ public final class TestQuipu {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** An account made through the API, logged in: its credentials and its first session's tokens. */
+    public record Session(UUID accountId, String email, String password, String accessToken, String refreshToken) {
+    }
+
+    /** Signs a fresh account up and logs it in, over HTTP. */
+    public Session newSession() {
+        String email = "user-" + UUID.randomUUID() + "@quipu.test";
+        String password = "correct horse battery staple";
+        HttpResponse<String> signup = post("/v1/auth/signup", null, "application/json",
+                "{\"email\":\"" + email + "\",\"password\":\"" + password + "\",\"nombre\":\"Test User\"}");
+        if (signup.statusCode() != 201) {
+            throw new IllegalStateException("signup answered " + signup.statusCode() + ": " + signup.body());
+        }
+        UUID accountId = UUID.fromString(body(signup).get("id").asText());
+        HttpResponse<String> login = post("/v1/auth/login", null, "application/json",
+                "{\"email\":\"" + email + "\",\"password\":\"" + password + "\"}");
+        if (login.statusCode() != 200) {
+            throw new IllegalStateException("login answered " + login.statusCode() + ": " + login.body());
+        }
+        JsonNode tokens = body(login);
+        return new Session(accountId, email, password, tokens.get("accessToken").asText(),
+                tokens.get("refreshToken").asText());
     }
 
     public HttpResponse<String> get(String pathAndQuery, String key, String... headers) {

@@ -1,5 +1,6 @@
 package pe.quipu.core.keys;
 
+import pe.quipu.core.accounts.Subscriptions;
 import pe.quipu.core.events.EventOutbox;
 
 import java.sql.Connection;
@@ -30,7 +31,7 @@ public final class KeyIssuer {
         this.outbox = outbox;
     }
 
-    /** The account with this email, created if new (emails compare case-insensitively). */
+    /** The account with this email, created if new on the free plan (emails compare case-insensitively). */
     public UUID accountFor(Connection c, String email) throws SQLException {
         try (PreparedStatement find = c.prepareStatement("select id from accounts where lower(email) = lower(?)")) {
             find.setString(1, email);
@@ -47,6 +48,7 @@ public final class KeyIssuer {
             insert.setString(2, email);
             insert.setTimestamp(3, Timestamp.from(clock.instant()));
             if (insert.executeUpdate() == 1) {
+                Subscriptions.openFree(c, id, clock.instant());
                 return id;
             }
         }

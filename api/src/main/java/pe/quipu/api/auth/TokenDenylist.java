@@ -1,0 +1,55 @@
+package pe.quipu.api.auth;
+
+import io.dropwizard.lifecycle.Managed;
+import org.jdbi.v3.core.Jdbi;
+
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Access tokens (by {@code jti}) and sessions (by {@code sid}) that must fail before their JWTs expire: a logout, a
+ * session revoked for refresh-token reuse. The {@code token_denylist} table is the truth; every instance keeps the
+ * unexpired rows in memory and rereads them when {@code quipu_token_denylist} announces a new one, so checking a
+ * token costs no query. Entries past their expiry are dropped on the next reread: their JWTs fail on {@code exp}.
+ */
+public final class TokenDenylist implements Managed {
+
+    public static final String CHANNEL = "quipu_token_denylist";
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private volatile Set<String> denied = Set.of();
+
+    public TokenDenylist(Jdbi jdbi, Clock clock) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+    }
+
+    public boolean deniesToken(String jti) {
+        return denied.contains("jti:" + jti);
+    }
+
+    public boolean deniesSession(String sid) {
+        return denied.contains("sid:" + sid);
+    }
+
+    /** Reads the rows once listening has started, so that no addition in between goes unnoticed. */
+    @Override
+    public void start() {
+        reload();
+    }
+
+    /** Rereads every unexpired row: at start, on each notification, and when notifications may have been missed. */
+    public void reload() {
+        OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
+        Set<String> rows = jdbi.withHandle(h -> h.createQuery(
+                        "select kind || ':' || value from token_denylist where expires_at > :now")
+                .bind("now", now)
+                .mapTo(String.class)
+                .collect(java.util.stream.Collectors.toCollection(HashSet::new)));
+        denied = Set.copyOf(rows);
+    }
+}

@@ -1,0 +1,96 @@
+package pe.quipu.api.resources;
+
+import com.codahale.metrics.annotation.Timed;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import pe.quipu.api.accounts.Account;
+import pe.quipu.api.accounts.AccountService;
+import pe.quipu.api.accounts.TokenPair;
+import pe.quipu.core.audit.AuditLog;
+
+import java.io.InputStream;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** {@code /v1/auth/*}: signup, login (contract §2). Answers are never cached. */
+@Timed
+@Path("/v1/auth")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public final class AuthResource {
+
+    static final int MIN_PASSWORD = 10;
+    /** Argon2 hashes whatever it is given; an upper bound keeps a login from being an expensive request. */
+    static final int MAX_PASSWORD = 1024;
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s.]+(\\.[^@\\s.]+)+");
+
+    private final AccountService accounts;
+    private final JsonBody bodies;
+
+    public AuthResource(AccountService accounts, JsonBody bodies) {
+        this.accounts = accounts;
+        this.bodies = bodies;
+    }
+
+    @POST
+    @Path("/signup")
+    public Response signup(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
+                           @Context HttpServletRequest request) {
+        JsonBody.Fields fields = bodies.read(contentType, body, Set.of("email", "password", "nombre"));
+        String email = email(fields);
+        String password = fields.text("password", true);
+        if (password != null && password.length() < MIN_PASSWORD) {
+            fields.reject("password", "must be at least " + MIN_PASSWORD + " characters");
+        } else if (password != null && password.length() > MAX_PASSWORD) {
+            fields.reject("password", "must be at most " + MAX_PASSWORD + " characters");
+        }
+        String nombre = fields.text("nombre", true);
+        if (nombre != null && (nombre.isBlank() || nombre.length() > 200)) {
+            fields.reject("nombre", "must be 1 to 200 characters");
+        }
+        fields.validate();
+        Account account = accounts.signup(email, password, nombre.strip(), origin(request));
+        return Response.status(Response.Status.CREATED).entity(account)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+    }
+
+    @POST
+    @Path("/login")
+    public Response login(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
+                          @Context HttpServletRequest request) {
+        JsonBody.Fields fields = bodies.read(contentType, body, Set.of("email", "password"));
+        String email = fields.text("email", true);
+        String password = fields.text("password", true);
+        if (password != null && password.length() > MAX_PASSWORD) {
+            fields.reject("password", "must be at most " + MAX_PASSWORD + " characters");
+        }
+        fields.validate();
+        TokenPair tokens = accounts.login(email.strip(), password, origin(request));
+        return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+    }
+
+    private static String email(JsonBody.Fields fields) {
+        String email = fields.text("email", true);
+        if (email == null) {
+            return null;
+        }
+        email = email.strip();
+        if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
+            fields.reject("email", "must be an email address");
+        }
+        return email;
+    }
+
+    /** Where a request came from, for the audit log: the peer address (Jetty applies forwarded headers if configured). */
+    static AuditLog.Origin origin(HttpServletRequest request) {
+        return new AuditLog.Origin(request.getRemoteAddr(), request.getHeader(HttpHeaders.USER_AGENT));
+    }
+}
