@@ -74,10 +74,21 @@ public final class TestQuipu {
                 };
             }
         };
-        app.before();
+        try {
+            app.before();
+        } catch (Exception | Error e) {
+            stopServer(dataDirectory);
+            deleteTree(dataDirectory.getParent());
+            throw e;
+        }
         // A second client of the same embedded server, as an operator command would be.
         database = QuipuDatabase.open(new DatabaseSettings("", "", "", dataDirectory, 0), "test");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            synchronized (this) {
+                if (peer != null) {
+                    peer.app.after();
+                }
+            }
             app.after();
             database.close();
             stopServer(dataDirectory);
@@ -126,6 +137,74 @@ public final class TestQuipu {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
             // a temporary folder; the OS cleans it eventually
+        }
+    }
+
+    private Peer peer;
+
+    /**
+     * A second API instance in this JVM, on its own ports, sharing the first one's database (as an external
+     * PostgreSQL), clock, signing key and BCRP stub: for what must hold across instances (revocations, limits).
+     * Started on first use and kept for the JVM's life.
+     */
+    public synchronized Peer peer() {
+        if (peer == null) {
+            peer = new Peer();
+        }
+        return peer;
+    }
+
+    /** Another instance of the API under test; requests go through the same client as the first one's. */
+    public final class Peer {
+        private final DropwizardTestSupport<QuipuConfiguration> app;
+
+        private Peer() {
+            app = new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(),
+                    ConfigOverride.config("database.url", database.jdbcUrl()),
+                    ConfigOverride.config("database.user", database.user()),
+                    ConfigOverride.config("database.password", database.password()),
+                    ConfigOverride.config("auth.developmentSigningKeyFile",
+                            dataDirectory.resolveSibling("jwt-signing-key.json").toString()),
+                    ConfigOverride.config("server.applicationConnectors[0].port", "0"),
+                    ConfigOverride.config("server.adminConnectors[0].port", "0"),
+                    ConfigOverride.config("bcrp.baseUrl", bcrp.baseUrl()),
+                    ConfigOverride.config("bcrp.captureEnabled", "false"),
+                    ConfigOverride.config("logging.level", "WARN")) {
+                @Override
+                public QuipuApplication newApplication() {
+                    return new QuipuApplication(clock);
+                }
+            };
+            try {
+                app.before();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not start the second instance", e);
+            }
+        }
+
+        public URI uri(String pathAndQuery) {
+            return URI.create("http://127.0.0.1:" + app.getLocalPort() + pathAndQuery);
+        }
+
+        public URI adminUri(String path) {
+            return URI.create("http://127.0.0.1:" + app.getAdminPort() + path);
+        }
+
+        public HttpResponse<String> get(String pathAndQuery, String key, String... headers) {
+            return send(HttpRequest.newBuilder(uri(pathAndQuery)).GET(), key, headers);
+        }
+
+        public HttpResponse<String> post(String path, String key, String contentType, String body, String... headers) {
+            HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofString(body));
+            if (contentType != null) {
+                builder.header("Content-Type", contentType);
+            }
+            return send(builder, key, headers);
+        }
+
+        public HttpResponse<String> request(String method, String pathAndQuery, String key, String... headers) {
+            return send(HttpRequest.newBuilder(uri(pathAndQuery)).method(method, HttpRequest.BodyPublishers.noBody()),
+                    key, headers);
         }
     }
 
