@@ -26,6 +26,8 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.auth.SigningKey;
 import pe.quipu.api.auth.TokenDenylist;
 import pe.quipu.api.cli.GenerateSigningKeyCommand;
+import pe.quipu.api.plans.AccountLimitsCache;
+import pe.quipu.api.plans.PlanTable;
 import pe.quipu.api.resources.AuthResource;
 import pe.quipu.api.resources.JsonBody;
 import pe.quipu.api.resources.JwksResource;
@@ -166,6 +168,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 auth.getRefreshTokenLifetime().toJavaDuration());
         environment.jersey().register(new AuthResource(accounts, bodies));
         environment.jersey().register(new JwksResource(accessTokens));
+
+        // Plans: each account's limits, cached and kept in step with its subscription by notification.
+        PlanTable plans = new PlanTable(configuration.getPlans());
+        AccountLimitsCache limits = new AccountLimitsCache(jdbi, plans);
+        notifications.on(AccountLimitsCache.CHANNEL, limits::onNotification, limits::evictAll);
 
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);

@@ -1,0 +1,33 @@
+package pe.quipu.api.plans;
+
+import pe.quipu.api.QuipuConfiguration;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** The plans of {@code config.yml}, by name. */
+public final class PlanTable {
+
+    private final Map<String, Plan> plans;
+
+    public PlanTable(Map<String, QuipuConfiguration.PlanConfig> config) {
+        Map<String, Plan> byName = new LinkedHashMap<>();
+        config.forEach((name, p) -> byName.put(name,
+                new Plan(name, p.getMonthlyQuota(), p.getRateLimitRpm(), p.getBatchCap(), p.getWebhookEndpoints())));
+        this.plans = Map.copyOf(byName);
+    }
+
+    public Optional<Plan> find(String name) {
+        return Optional.ofNullable(plans.get(name));
+    }
+
+    /** A plan that was removed from config.yml while accounts are still on it counts as free. */
+    public Plan resolve(String name) {
+        return plans.getOrDefault(name, plans.get("free"));
+    }
+
+    public Map<String, Plan> all() {
+        return plans;
+    }
+}
