@@ -16,7 +16,7 @@ import java.util.Properties;
  * migrations) and the jobs' connections. A batch run needs few connections and opens them rarely, so a plain
  * driver-manager data source does.
  */
-@Configuration
+@Configuration(proxyBeanMethods = false)
 @EnableBatchProcessing
 @EnableJdbcJobRepository
 class BatchInfrastructure {

@@ -56,7 +56,7 @@ import java.util.List;
  * a run rejecting more than {@code etl.maxRejectedShare} of its lines fails. RUCs the registry does not hold
  * are counted and logged, not inserted: the padrón reducido decides which taxpayers Quipu serves.
  */
-@Configuration
+@Configuration(proxyBeanMethods = false)
 public class PadronExtendidoJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(PadronExtendidoJob.class);

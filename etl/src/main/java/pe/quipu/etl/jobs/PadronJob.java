@@ -45,7 +45,7 @@ import java.util.List;
  * </ol>
  * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays.
  */
-@Configuration
+@Configuration(proxyBeanMethods = false)
 public class PadronJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(PadronJob.class);

@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * no publication, gaps only for settled days). A chunk BCRP does not answer (after its retries) fails the run
  * and leaves the chunks already stored in place, so a rerun only has to fill in the rest.
  */
-@Configuration
+@Configuration(proxyBeanMethods = false)
 public class TipoCambioJob {
 
     /** Days per BCRP request: a quarter keeps each answer small (about 65 business days per currency). */

@@ -28,7 +28,7 @@ import java.util.List;
  * table in one transaction; every API instance reloads its in-memory copy when it commits. A file in which a
  * department or province code carries two names is refused whole.
  */
-@Configuration
+@Configuration(proxyBeanMethods = false)
 public class UbigeoJob {
 
     @Bean(name = "ubigeo")
