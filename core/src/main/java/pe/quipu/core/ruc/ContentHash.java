@@ -28,9 +28,15 @@ public final class ContentHash {
             + "coalesce(lote, chr(30)) || chr(31) || coalesce(departamento, chr(30)) || chr(31) || "
             + "coalesce(manzana, chr(30)) || chr(31) || coalesce(kilometro, chr(30))), 16))::bit(64)::bigint";
 
+    /** The fields hashed, in order: name, estado, condición, ubigeo and the ten address parts. */
+    public static final int FIELDS = 14;
+
     private final MessageDigest md5;
     private byte[] bytes = new byte[512];
     private int length;
+    private final int[] fieldStart = new int[FIELDS];
+    private final int[] fieldLength = new int[FIELDS];
+    private int field;
 
     /** One per thread: it reuses its digest and buffer across the millions of records of a load. */
     public ContentHash() {
@@ -44,6 +50,7 @@ public final class ContentHash {
     public long of(PadronRecord r) {
         Address a = r.address();
         length = 0;
+        field = 0;
         add(r.razonSocial()).add(r.estado()).add(r.condicion()).add(r.ubigeo()).add(a.tipoVia())
                 .add(a.nombreVia()).add(a.codigoZona()).add(a.tipoZona()).add(a.numero()).add(a.interior())
                 .add(a.lote()).add(a.departamento()).add(a.manzana()).add(a.kilometro());
@@ -55,13 +62,32 @@ public final class ContentHash {
         return ByteBuffer.wrap(digest).getLong();
     }
 
-    private ContentHash add(String field) {
-        if (field == null) {
+    /**
+     * The UTF-8 bytes of the last record's fields as hashed, so that a writer needing them (the padron job's
+     * binary COPY) does not encode them again: field {@code i} is {@code fieldLength(i)} bytes of {@link #buffer()}
+     * from {@code fieldStart(i)}, or null when its length is -1. Valid until the next {@link #of}.
+     */
+    public byte[] buffer() {
+        return bytes;
+    }
+
+    public int fieldStart(int i) {
+        return fieldStart[i];
+    }
+
+    public int fieldLength(int i) {
+        return fieldLength[i];
+    }
+
+    private ContentHash add(String value) {
+        if (value == null) {
+            fieldStart[field] = length;
+            fieldLength[field++] = -1;
             put(NULL);
             put(SEPARATOR);
             return this;
         }
-        int n = field.length();
+        int n = value.length();
         // Room for the worst case (four UTF-8 bytes a char) once, not a check per byte.
         if (length + 4 * n + 1 > bytes.length) {
             bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + 4 * n + 1));
@@ -69,13 +95,13 @@ public final class ContentHash {
         byte[] b = bytes;
         int at = length;
         for (int i = 0; i < n; ) {
-            int c = field.charAt(i);
+            int c = value.charAt(i);
             if (c < 0x80) {
                 b[at++] = (byte) c;
                 i++;
                 continue;
             }
-            c = field.codePointAt(i);
+            c = value.codePointAt(i);
             i += Character.charCount(c);
             if (c < 0x800) {
                 b[at++] = (byte) (0xC0 | (c >> 6));
@@ -91,6 +117,8 @@ public final class ContentHash {
                 b[at++] = (byte) (0x80 | (c & 0x3F));
             }
         }
+        fieldStart[field] = length;
+        fieldLength[field++] = at - length;
         b[at++] = (byte) SEPARATOR;
         length = at;
         return this;

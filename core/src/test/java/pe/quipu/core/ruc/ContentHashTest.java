@@ -46,4 +46,23 @@ class ContentHashTest {
         // Reused across records: a long record does not leak into the next one.
         assertThat(hash.of(base)).isEqualTo(definition(base));
     }
+
+    @Test
+    void the_hashed_bytes_of_each_field_are_its_utf8_and_null_stays_null() throws Exception {
+        ContentHash hash = new ContentHash();
+        for (PadronRecord r : PadronSample.records()) {
+            hash.of(r);
+            Address a = r.address();
+            List<String> fields = java.util.Arrays.asList(r.razonSocial(), r.estado(), r.condicion(), r.ubigeo(),
+                    a.tipoVia(), a.nombreVia(), a.codigoZona(), a.tipoZona(), a.numero(), a.interior(), a.lote(),
+                    a.departamento(), a.manzana(), a.kilometro());
+            for (int i = 0; i < ContentHash.FIELDS; i++) {
+                String expected = fields.get(i);
+                int length = hash.fieldLength(i);
+                String actual = length < 0 ? null : new String(hash.buffer(), hash.fieldStart(i), length,
+                        java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(actual).as(r.ruc().value() + " field " + i).isEqualTo(expected);
+            }
+        }
+    }
 }

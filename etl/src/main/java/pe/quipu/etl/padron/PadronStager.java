@@ -5,7 +5,6 @@ import org.postgresql.copy.CopyIn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.job.JobInterruptedException;
-import pe.quipu.core.ruc.Address;
 import pe.quipu.core.ruc.ContentHash;
 import pe.quipu.core.ruc.MalformedPadronLineException;
 import pe.quipu.core.ruc.PadronLine;
@@ -39,6 +38,8 @@ public final class PadronStager {
     /** How often, in lines at most, the run checks whether it was asked to stop. */
     static final int CHECK_EVERY = 100_000;
     private static final int CHUNK = 1 << 20;
+    /** ruc, the fourteen fingerprinted fields in {@link ContentHash}'s order, content_hash, line. */
+    private static final int STAGE_COLUMNS = 1 + ContentHash.FIELDS + 2;
     /** Beyond this many distinct duplicated RUCs the file is not a padrón; stop rather than keep them all. */
     private static final int MAX_DUPLICATED = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(PadronStager.class);
@@ -74,7 +75,9 @@ public final class PadronStager {
                         + " departamento text, manzana text, kilometro text, content_hash bigint not null,"
                         + " line bigint not null)");
             }
-            CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn("copy " + STAGE + " from stdin");
+            CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI()
+                    .copyIn("copy " + STAGE + " from stdin with (format binary)");
+            copy.writeToCopy(CopyRows.HEADER, 0, CopyRows.HEADER.length);
             Parser parser = new Parser(text);
             Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
             try {
@@ -119,6 +122,7 @@ public final class PadronStager {
         if (parser.failure != null) {
             throw parser.failure instanceof Exception e ? e : new IllegalStateException(parser.failure);
         }
+        copy.writeToCopy(CopyRows.TRAILER, 0, CopyRows.TRAILER.length);
     }
 
     private static long keepLastOfEachDuplicate(Connection c, Set<String> duplicated) throws java.sql.SQLException {
@@ -189,12 +193,14 @@ public final class PadronStager {
                     duplicated.add(ruc);
                     reject(lineNumber, "RUC " + ruc + " already appeared on an earlier line, which this one replaces", line);
                 }
-                Address a = r.address();
-                rows.field(ruc).field(r.razonSocial()).field(r.estado()).field(r.condicion()).field(r.ubigeo())
-                        .field(a.tipoVia()).field(a.nombreVia()).field(a.codigoZona()).field(a.tipoZona())
-                        .field(a.numero()).field(a.interior()).field(a.lote()).field(a.departamento())
-                        .field(a.manzana()).field(a.kilometro()).field(hash.of(r)).field(lineNumber);
-                rows.endRow();
+                // The fingerprint encodes the fourteen fields to UTF-8 once; the row takes those same bytes.
+                long fingerprint = hash.of(r);
+                byte[] encoded = hash.buffer();
+                rows.startRow(STAGE_COLUMNS).ascii(ruc);
+                for (int i = 0; i < ContentHash.FIELDS; i++) {
+                    rows.text(encoded, hash.fieldStart(i), hash.fieldLength(i));
+                }
+                rows.int8(fingerprint).int8(lineNumber);
                 if (rows.length() >= CHUNK) {
                     hand(rows);
                     rows = new CopyRows(CHUNK + 4096);
