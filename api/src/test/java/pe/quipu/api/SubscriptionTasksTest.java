@@ -373,6 +373,35 @@ class SubscriptionTasksTest {
     }
 
     @Test
+    void set_plan_gives_an_account_without_a_current_subscription_one() throws Exception {
+        Account account = newAccount();
+        update("update subscriptions set ended_at = started_at where account_id = ?", account.id());
+
+        HttpResponse<String> response = task("set-plan", "email", account.email(), "plan", "starter");
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(currentSubscription(account).plan()).isEqualTo("starter");
+        assertThat(events(account, "subscription.updated")).singleElement()
+                .extracting(e -> e.path("previousPlan").asText()).isEqualTo("free");
+    }
+
+    @Test
+    void a_deleted_account_is_unknown_to_the_tasks_and_its_subscription_is_left_alone() {
+        Account account = newAccount();
+        task("set-plan", "email", account.email(), "plan", "pro");
+        update("update accounts set deleted_at = started_at from subscriptions s"
+                + " where s.account_id = accounts.id and s.ended_at is null and accounts.id = ?", account.id());
+
+        assertProblem(task("set-plan", "email", account.email(), "plan", "business"), 404, "not_found");
+        assertProblem(task("cancel-subscription", "email", account.email()), 404, "not_found");
+        assertProblem(task("grant-admin", "email", account.email()), 404, "not_found");
+        quipu.clock.set(NOVEMBER.plusSeconds(1));
+        apply();
+        assertThat(currentSubscription(account).renewsAt()).isEqualTo(NOVEMBER);
+        assertThat(events(account, "subscription.updated")).hasSize(1);
+    }
+
+    @Test
     void parameters_may_come_as_a_form_body() {
         Account account = newAccount();
         HttpResponse<String> response = quipu.send(HttpRequest.newBuilder(quipu.adminUri("/tasks/set-plan"))
@@ -454,6 +483,15 @@ class SubscriptionTasksTest {
 
     private boolean isAdmin(Account account) {
         return query("select is_admin from accounts where id = ?", account.id(), rs -> rs.getBoolean(1)).getFirst();
+    }
+
+    private void update(String sql, UUID accountId) {
+        try (Connection c = quipu.connection(); PreparedStatement u = c.prepareStatement(sql)) {
+            u.setObject(1, accountId);
+            assertThat(u.executeUpdate()).isEqualTo(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private long count(String sql, UUID accountId) {

@@ -12,6 +12,7 @@ import pe.quipu.core.events.EventOutbox;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,7 +76,7 @@ public final class SubscriptionService {
             throw ApiProblem.invalid("plan", "unknown plan '" + planName + "'; the plans are "
                     + String.join(", ", planNames()));
         }
-        Instant now = clock.instant();
+        Instant now = now();
         PlanChange change = inTransaction(h -> {
             UUID accountId = lockAccount(h, email);
             Optional<Subscription> current = SubscriptionRows.current(h, accountId);
@@ -118,7 +119,7 @@ public final class SubscriptionService {
      * @throws ApiProblem 404 for an email with no live account, 409 when the account is on the free plan
      */
     public Cancellation cancel(String email, boolean immediate) {
-        Instant now = clock.instant();
+        Instant now = now();
         Cancellation cancellation = inTransaction(h -> {
             UUID accountId = lockAccount(h, email);
             Subscription current = SubscriptionRows.current(h, accountId)
@@ -149,7 +150,7 @@ public final class SubscriptionService {
      * only while its change is still due, so each change happens, and is announced, once.
      */
     public Applied applyDueChanges() {
-        Instant now = clock.instant();
+        Instant now = now();
         // Free ones first, in bulk: at a month start they are most of what is due, and the paid ones' query skips them.
         int freeRenewed = renewFree(now);
         int renewed = 0;
@@ -239,6 +240,11 @@ public final class SubscriptionService {
         data.put("previousPlan", previousPlan);
         data.put("renewsAt", s.renewsAt().toString());
         outbox.append(h.getConnection(), UPDATED, s.accountId(), data);
+    }
+
+    /** PostgreSQL keeps microseconds: events and answers show the instant the rows hold. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
     private static UUID lockAccount(Handle h, String email) {
