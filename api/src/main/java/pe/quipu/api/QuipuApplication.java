@@ -28,6 +28,12 @@ import pe.quipu.api.auth.TokenDenylist;
 import pe.quipu.api.cli.GenerateSigningKeyCommand;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanTable;
+import pe.quipu.api.plans.SubscriptionSchedule;
+import pe.quipu.api.plans.SubscriptionService;
+import pe.quipu.api.tasks.ApplySubscriptionsTask;
+import pe.quipu.api.tasks.CancelSubscriptionTask;
+import pe.quipu.api.tasks.GrantAdminTask;
+import pe.quipu.api.tasks.SetPlanTask;
 import pe.quipu.api.resources.AuthResource;
 import pe.quipu.api.resources.JsonBody;
 import pe.quipu.api.resources.JwksResource;
@@ -69,6 +75,7 @@ import java.util.Set;
 public class QuipuApplication extends Application<QuipuConfiguration> {
 
     private final Clock clock;
+    private volatile AccountLimitsCache accountLimits;
 
     public QuipuApplication() {
         this(Clock.systemUTC());
@@ -77,6 +84,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
     /** Tests pass a clock they can move. */
     public QuipuApplication(Clock clock) {
         this.clock = clock;
+    }
+
+    /** Each account's limits as this instance sees them (set by {@link #run}); tests read it. */
+    public AccountLimitsCache accountLimits() {
+        return accountLimits;
     }
 
     public static void main(String[] args) throws Exception {
@@ -172,7 +184,17 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Plans: each account's limits, cached and kept in step with its subscription by notification.
         PlanTable plans = new PlanTable(configuration.getPlans());
         AccountLimitsCache limits = new AccountLimitsCache(jdbi, plans);
+        accountLimits = limits;
         notifications.on(AccountLimitsCache.CHANNEL, limits::onNotification, limits::evictAll);
+        // Subscriptions: operator plan changes and cancellations; renewals and due cancellations on a schedule.
+        SubscriptionService subscriptions = new SubscriptionService(jdbi, clock, plans, audit,
+                new EventOutbox(clock, json), limits);
+        environment.lifecycle().manage(new SubscriptionSchedule(subscriptions,
+                configuration.getSubscriptions().getApplyInterval().toJavaDuration()));
+        new SetPlanTask(subscriptions, plans, json).addTo(environment.admin());
+        new CancelSubscriptionTask(subscriptions, json).addTo(environment.admin());
+        new ApplySubscriptionsTask(subscriptions, json).addTo(environment.admin());
+        new GrantAdminTask(jdbi, audit, json).addTo(environment.admin());
 
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);

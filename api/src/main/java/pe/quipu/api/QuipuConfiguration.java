@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /** config.yml, read by the API and the ETL. The etl: section is the ETL's (EtlSettings); the API ignores it. */
 @JsonIgnoreProperties({"etl"})
@@ -64,6 +66,11 @@ public class QuipuConfiguration extends Configuration {
     @JsonProperty
     private MeteringConfig metering = new MeteringConfig();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private SubscriptionsConfig subscriptions = new SubscriptionsConfig();
+
     public String getEnvironment() {
         return environment;
     }
@@ -98,6 +105,10 @@ public class QuipuConfiguration extends Configuration {
 
     public MeteringConfig getMetering() {
         return metering;
+    }
+
+    public SubscriptionsConfig getSubscriptions() {
+        return subscriptions;
     }
 
     @AssertTrue(message = "plans must define free, the plan of every new account")
@@ -296,6 +307,19 @@ public class QuipuConfiguration extends Configuration {
 
         public Duration getSyncInterval() {
             return syncInterval;
+        }
+    }
+
+    /** Renewals and cancellations that fall due with time (contract §2). */
+    public static class SubscriptionsConfig {
+        /** How often each instance applies the due ones; several instances may run it at once. */
+        @NotNull
+        @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+        @JsonProperty
+        private Duration applyInterval = Duration.minutes(1);
+
+        public Duration getApplyInterval() {
+            return applyInterval;
         }
     }
 }

@@ -404,4 +404,9 @@ public final class TestQuipu {
             throw new UncheckedIOException("not JSON: " + response.body(), e);
         }
     }
+
+    /** The second instance's application object (see {@link #peer}), started if need be. */
+    public QuipuApplication peerApplication() {
+        return peer().app.getApplication();
+    }
 }
