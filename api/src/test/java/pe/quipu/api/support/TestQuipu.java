@@ -158,18 +158,19 @@ public final class TestQuipu {
     public final class Peer {
         private final DropwizardTestSupport<QuipuConfiguration> app;
 
+        // Overrides are system properties: a prefix of its own keeps them apart from the first instance's.
         private Peer() {
-            app = new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(),
-                    ConfigOverride.config("database.url", database.jdbcUrl()),
-                    ConfigOverride.config("database.user", database.user()),
-                    ConfigOverride.config("database.password", database.password()),
-                    ConfigOverride.config("auth.developmentSigningKeyFile",
+            app = new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(), "quipu-peer",
+                    ConfigOverride.config("quipu-peer", "database.url", database.jdbcUrl()),
+                    ConfigOverride.config("quipu-peer", "database.user", database.user()),
+                    ConfigOverride.config("quipu-peer", "database.password", database.password()),
+                    ConfigOverride.config("quipu-peer", "auth.developmentSigningKeyFile",
                             dataDirectory.resolveSibling("jwt-signing-key.json").toString()),
-                    ConfigOverride.config("server.applicationConnectors[0].port", "0"),
-                    ConfigOverride.config("server.adminConnectors[0].port", "0"),
-                    ConfigOverride.config("bcrp.baseUrl", bcrp.baseUrl()),
-                    ConfigOverride.config("bcrp.captureEnabled", "false"),
-                    ConfigOverride.config("logging.level", "WARN")) {
+                    ConfigOverride.config("quipu-peer", "server.applicationConnectors[0].port", "0"),
+                    ConfigOverride.config("quipu-peer", "server.adminConnectors[0].port", "0"),
+                    ConfigOverride.config("quipu-peer", "bcrp.baseUrl", bcrp.baseUrl()),
+                    ConfigOverride.config("quipu-peer", "bcrp.captureEnabled", "false"),
+                    ConfigOverride.config("quipu-peer", "logging.level", "WARN")) {
                 @Override
                 public QuipuApplication newApplication() {
                     return new QuipuApplication(clock);
