@@ -94,8 +94,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         configureJson(bootstrap.getObjectMapper());
         EventOutbox outbox = new EventOutbox(clock, bootstrap.getObjectMapper());
-        bootstrap.addCommand(new CreateKeyCommand(clock, outbox));
-        bootstrap.addCommand(new RevokeKeyCommand(clock, outbox));
+        AuditLog operatorAudit = new AuditLog(clock, bootstrap.getObjectMapper());
+        bootstrap.addCommand(new CreateKeyCommand(clock, outbox, operatorAudit));
+        bootstrap.addCommand(new RevokeKeyCommand(clock, outbox, operatorAudit));
         bootstrap.addCommand(new SamplePadronCommand(clock));
         bootstrap.addCommand(new GenerateSigningKeyCommand());
         bootstrap.addBundle(new MigrationsBundle<>() {
