@@ -35,6 +35,7 @@ import pe.quipu.core.accounts.PasswordHasher;
 import pe.quipu.core.audit.AuditLog;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.KeyChangeListener;
+import pe.quipu.api.audit.AuditRetention;
 import pe.quipu.api.db.NotificationListener;
 import pe.quipu.api.auth.ProblemUnauthorizedHandler;
 import pe.quipu.api.auth.ScopeFeature;
@@ -169,6 +170,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 auth.getRefreshTokenLifetime().toJavaDuration());
         environment.jersey().register(new AuthResource(accounts, bodies));
         environment.jersey().register(new JwksResource(accessTokens));
+        // The audit log keeps 12 months; older rows are deleted daily.
+        environment.lifecycle().manage(new AuditRetention(jdbi, audit));
 
         // Plans: each account's limits, cached and kept in step with its subscription by notification.
         PlanTable plans = new PlanTable(configuration.getPlans());
