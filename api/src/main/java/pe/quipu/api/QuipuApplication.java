@@ -35,6 +35,7 @@ import pe.quipu.core.accounts.PasswordHasher;
 import pe.quipu.core.audit.AuditLog;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.KeyChangeListener;
+import pe.quipu.api.auth.KeyLastUse;
 import pe.quipu.api.audit.AuditRetention;
 import pe.quipu.api.db.NotificationListener;
 import pe.quipu.api.auth.ProblemUnauthorizedHandler;
@@ -141,7 +142,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         ProblemErrorHandler.install(environment, json);
 
         // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints).
-        ApiKeyAuthenticator apiKeys = new ApiKeyAuthenticator(jdbi, clock);
+        // Keys note their last use in memory; it is written in batches (and once more on stop).
+        QuipuConfiguration.KeysConfig keysConfig = configuration.getKeys();
+        KeyLastUse keyLastUse = new KeyLastUse(jdbi, clock, keysConfig.getLastUsedFlushInterval().toJavaDuration());
+        environment.lifecycle().manage(keyLastUse);
+        ApiKeyAuthenticator apiKeys = new ApiKeyAuthenticator(jdbi, clock, keyLastUse);
         // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
         NotificationListener notifications = new NotificationListener(database);
         KeyChangeListener.register(notifications, apiKeys);
