@@ -37,6 +37,9 @@ import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.KeyChangeListener;
 import pe.quipu.api.auth.KeyLastUse;
 import pe.quipu.api.audit.AuditRetention;
+import pe.quipu.api.keys.AccountKeys;
+import pe.quipu.api.resources.KeysResource;
+import pe.quipu.core.keys.KeyIssuer;
 import pe.quipu.api.db.NotificationListener;
 import pe.quipu.api.auth.ProblemUnauthorizedHandler;
 import pe.quipu.api.auth.ScopeFeature;
@@ -177,6 +180,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new JwksResource(accessTokens));
         // The audit log keeps 12 months; older rows are deleted daily.
         environment.lifecycle().manage(new AuditRetention(jdbi, audit));
+
+        // API keys: the account holder's list, create, rotate, revoke.
+        EventOutbox outbox = new EventOutbox(clock, json);
+        environment.jersey().register(new KeysResource(new AccountKeys(jdbi, clock, new KeyIssuer(clock, outbox),
+                audit, apiKeys, keysConfig.getRotationGrace().toJavaDuration(), keysConfig.getMaxPerAccount()), bodies));
 
         // Plans: each account's limits, cached and kept in step with its subscription by notification.
         PlanTable plans = new PlanTable(configuration.getPlans());
