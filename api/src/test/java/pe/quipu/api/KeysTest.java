@@ -80,6 +80,24 @@ class KeysTest {
     }
 
     @Test
+    void the_instants_answered_at_creation_and_rotation_are_those_listed_later() {
+        TestQuipu.Session session = quipu.newSession();
+        Instant start = quipu.clock.instant();
+        try {
+            quipu.clock.set(start.plusNanos(123_456_789)); // finer than PostgreSQL keeps
+            JsonNode created = created(session.accessToken(), "precise", "ruc:read");
+            JsonNode rotated = quipu.body(quipu.post("/v1/keys/" + created.get("id").asText() + "/rotate",
+                    session.accessToken(), null, ""));
+            JsonNode items = list(session.accessToken());
+            assertThat(items.findValuesAsText("createdAt")).containsOnly(created.get("createdAt").asText(),
+                    rotated.get("createdAt").asText());
+            assertThat(created.get("createdAt").asText()).isEqualTo(start.plusNanos(123_456_000).toString());
+        } finally {
+            quipu.clock.set(start);
+        }
+    }
+
+    @Test
     void keys_are_listed_newest_first_and_only_the_accounts_own() {
         TestQuipu.Session session = quipu.newSession();
         TestQuipu.Session other = quipu.newSession();

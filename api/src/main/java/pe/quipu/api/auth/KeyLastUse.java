@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -43,7 +44,7 @@ public final class KeyLastUse implements Managed {
 
     /** The key authenticated a request now. */
     void record(UUID keyId) {
-        pending.put(keyId, clock.instant());
+        pending.put(keyId, clock.instant().truncatedTo(ChronoUnit.MICROS)); // what PostgreSQL keeps
     }
 
     @Override

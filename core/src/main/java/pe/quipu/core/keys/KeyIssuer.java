@@ -11,6 +11,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -151,7 +152,7 @@ public final class KeyIssuer {
      */
     private Optional<RevokedKey> revokeWhere(Connection c, String condition, Object... parameters)
             throws SQLException {
-        Instant now = clock.instant();
+        Instant now = now();
         try (PreparedStatement update = c.prepareStatement("""
                 update api_keys set status = 'revoked', revoked_at = ?
                  where %s and %s
@@ -182,7 +183,7 @@ public final class KeyIssuer {
     private IssuedKey insert(Connection c, UUID accountId, String name, List<String> scopeNames) throws SQLException {
         ApiKeySecret secret = ApiKeySecret.generate();
         UUID id = UUID.randomUUID();
-        Instant now = clock.instant();
+        Instant now = now();
         try (PreparedStatement insert = c.prepareStatement("""
                 insert into api_keys (id, account_id, name, prefix, key_hash, scopes, status, created_at)
                 values (?, ?, ?, ?, ?, ?, 'active', ?)""")) {
@@ -196,6 +197,11 @@ public final class KeyIssuer {
             insert.executeUpdate();
         }
         return new IssuedKey(id, accountId, name, secret, scopeNames, now);
+    }
+
+    /** Now, to the microsecond PostgreSQL keeps, so that an answer shows the instant a later read will. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
     private static Map<String, Object> eventData(UUID keyId, String name, String prefix, List<String> scopes) {
