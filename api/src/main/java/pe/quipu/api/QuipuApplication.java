@@ -41,6 +41,11 @@ import pe.quipu.core.accounts.PasswordHasher;
 import pe.quipu.core.audit.AuditLog;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.KeyChangeListener;
+import pe.quipu.api.auth.KeyLastUse;
+import pe.quipu.api.audit.AuditRetention;
+import pe.quipu.api.keys.AccountKeys;
+import pe.quipu.api.resources.KeysResource;
+import pe.quipu.core.keys.KeyIssuer;
 import pe.quipu.api.db.NotificationListener;
 import pe.quipu.api.auth.ProblemUnauthorizedHandler;
 import pe.quipu.api.auth.ScopeFeature;
@@ -106,8 +111,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         configureJson(bootstrap.getObjectMapper());
         EventOutbox outbox = new EventOutbox(clock, bootstrap.getObjectMapper());
-        bootstrap.addCommand(new CreateKeyCommand(clock, outbox));
-        bootstrap.addCommand(new RevokeKeyCommand(clock, outbox));
+        AuditLog operatorAudit = new AuditLog(clock, bootstrap.getObjectMapper());
+        bootstrap.addCommand(new CreateKeyCommand(clock, outbox, operatorAudit));
+        bootstrap.addCommand(new RevokeKeyCommand(clock, outbox, operatorAudit));
         bootstrap.addCommand(new SamplePadronCommand(clock));
         bootstrap.addCommand(new GenerateSigningKeyCommand());
         bootstrap.addBundle(new MigrationsBundle<>() {
@@ -151,7 +157,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         ProblemErrorHandler.install(environment, json);
 
         // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints).
-        ApiKeyAuthenticator apiKeys = new ApiKeyAuthenticator(jdbi, clock);
+        // Keys note their last use in memory; it is written in batches (and once more on stop).
+        QuipuConfiguration.KeysConfig keysConfig = configuration.getKeys();
+        KeyLastUse keyLastUse = new KeyLastUse(jdbi, clock, keysConfig.getLastUsedFlushInterval().toJavaDuration());
+        environment.lifecycle().manage(keyLastUse);
+        ApiKeyAuthenticator apiKeys = new ApiKeyAuthenticator(jdbi, clock, keyLastUse);
         // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
         NotificationListener notifications = new NotificationListener(database);
         KeyChangeListener.register(notifications, apiKeys);
@@ -180,6 +190,13 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 auth.getRefreshTokenLifetime().toJavaDuration());
         environment.jersey().register(new AuthResource(accounts, bodies));
         environment.jersey().register(new JwksResource(accessTokens));
+        // The audit log keeps 12 months; older rows are deleted daily.
+        environment.lifecycle().manage(new AuditRetention(jdbi, audit));
+
+        // API keys: the account holder's list, create, rotate, revoke.
+        EventOutbox outbox = new EventOutbox(clock, json);
+        environment.jersey().register(new KeysResource(new AccountKeys(jdbi, clock, new KeyIssuer(clock, outbox),
+                audit, apiKeys, keysConfig.getRotationGrace().toJavaDuration(), keysConfig.getMaxPerAccount()), bodies));
 
         // Plans: each account's limits, cached and kept in step with its subscription by notification.
         PlanTable plans = new PlanTable(configuration.getPlans());

@@ -254,9 +254,25 @@ public class QuipuConfiguration extends Configuration {
         @NotNull
         @JsonProperty
         private Duration rotationGrace = Duration.hours(24);
+        /** Working keys (active, or in grace) an account may hold; creating or rotating beyond it is 409. */
+        @Min(1)
+        @JsonProperty
+        private int maxPerAccount = 50;
+        /** How often each instance writes the keys' lastUsedAt it noted in memory. */
+        @NotNull
+        @JsonProperty
+        private Duration lastUsedFlushInterval = Duration.seconds(5);
 
         public Duration getRotationGrace() {
             return rotationGrace;
+        }
+
+        public int getMaxPerAccount() {
+            return maxPerAccount;
+        }
+
+        public Duration getLastUsedFlushInterval() {
+            return lastUsedFlushInterval;
         }
     }
 

@@ -102,6 +102,25 @@ class OperatorCommandsTest {
 
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(2))
                 .until(() -> quipu.get("/v1/ubigeos/150101", key).statusCode() == 401);
+
+        // The same revocation as DELETE /v1/keys/{id}: announced, and audited as the operator's.
+        try (Connection c = quipu.connection();
+             PreparedStatement q = c.prepareStatement("""
+                     select (select count(*) from events e join api_keys k on k.id::text = e.data->>'keyId'
+                              where e.type = 'key.revoked' and k.prefix = ?),
+                            (select string_agg(a.action || ' ' || a.user_agent, ',' order by a.id) from audit_log a
+                               join api_keys k on k.account_id = a.account_id where k.prefix = ?)""")) {
+            q.setString(1, key.substring(0, 14));
+            q.setString(2, key.substring(0, 14));
+            try (ResultSet rs = q.executeQuery()) {
+                rs.next();
+                assertThat(rs.getInt(1)).isEqualTo(1);
+                assertThat(rs.getString(2)).isEqualTo("key.created operator,key.revoked operator");
+            }
+        }
+        Result again = run("revoke-key", "--prefix", key.substring(0, 14));
+        assertThat(again.error()).isPresent();
+        assertThat(again.stderr()).contains("no working key has the prefix");
     }
 
     @Test

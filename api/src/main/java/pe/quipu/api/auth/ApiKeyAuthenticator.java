@@ -23,20 +23,23 @@ import java.util.stream.Collectors;
  * Resolves {@code Authorization: Bearer qk_live_…} to a key, through an in-memory cache keyed by the key's
  * hash. Only usable keys are cached; every change to a key row (revocation, rotation, deletion, from any
  * instance or from SQL) evicts it through {@link KeyChangeListener}, so a revoked key fails on the next
- * request. The cache's expiry is only a safety net for a missed notification.
+ * request. The cache's expiry is only a safety net for a missed notification. Each success is noted in
+ * {@link KeyLastUse} (memory only).
  */
 public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPrincipal> {
 
     private final Jdbi jdbi;
     private final Clock clock;
+    private final KeyLastUse lastUse;
     private final Cache<String, ApiKeyPrincipal> cache = Caffeine.newBuilder()
             .maximumSize(100_000)
             .expireAfterWrite(Duration.ofMinutes(10))
             .build();
 
-    public ApiKeyAuthenticator(Jdbi jdbi, Clock clock) {
+    public ApiKeyAuthenticator(Jdbi jdbi, Clock clock, KeyLastUse lastUse) {
         this.jdbi = jdbi;
         this.clock = clock;
+        this.lastUse = lastUse;
     }
 
     @Override
@@ -58,12 +61,21 @@ public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPr
             cache.invalidate(cacheKey);
             return Optional.empty();
         }
+        lastUse.record(principal.keyId());
         return Optional.of(principal);
     }
 
     /** Forgets the key with this hash (hex), as told by a notification. */
     void evict(String hashHex) {
         cache.invalidate(hashHex);
+    }
+
+    /**
+     * Forgets the key with this hash at once, on the instance that just changed it: its notification comes back
+     * asynchronously, and the caller's next request must not find the old state.
+     */
+    public void forget(byte[] keyHash) {
+        cache.invalidate(HexFormat.of().formatHex(keyHash));
     }
 
     /** Forgets every key, when notifications may have been missed. */

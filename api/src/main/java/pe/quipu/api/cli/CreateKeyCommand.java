@@ -4,6 +4,7 @@ import io.dropwizard.core.setup.Bootstrap;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 import pe.quipu.api.QuipuConfiguration;
+import pe.quipu.core.audit.AuditLog;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.keys.KeyIssuer;
 import pe.quipu.core.keys.Scope;
@@ -24,10 +25,12 @@ import java.util.stream.Collectors;
 public final class CreateKeyCommand extends OperatorCommand {
 
     private final EventOutbox outbox;
+    private final AuditLog audit;
 
-    public CreateKeyCommand(Clock clock, EventOutbox outbox) {
+    public CreateKeyCommand(Clock clock, EventOutbox outbox, AuditLog audit) {
         super("create-key", "Create an API key (and its account if new) and print it once", clock);
         this.outbox = outbox;
+        this.audit = audit;
     }
 
     @Override
@@ -51,6 +54,7 @@ public final class CreateKeyCommand extends OperatorCommand {
         KeyIssuer issuer = new KeyIssuer(clock, outbox);
         UUID account = issuer.accountFor(connection, email);
         KeyIssuer.IssuedKey key = issuer.issue(connection, account, namespace.getString("name"), scopes);
+        audit.record(connection, account, "key.created", AuditLog.Origin.OPERATOR, key.auditDetails());
         System.err.printf("Created API key %s (prefix %s) for %s with scopes %s.%n", key.id(),
                 key.secret().displayPrefix(), email, String.join(",", key.scopes()));
         System.err.println("The key is printed once, below; store it now. Quipu keeps only its hash.");

@@ -8,14 +8,20 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.Period;
+import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.UUID;
 
 /**
  * The audit log (contract §8): one row per account action, written on the caller's transaction so that it commits
  * with the action. Details never hold a secret (no key, password or token): only ids, prefixes, names and plans.
+ * Rows are kept {@link #RETENTION} (the export's "last 12 months"), then {@link #prune}d.
  */
 public final class AuditLog {
+
+    public static final Period RETENTION = Period.ofMonths(12);
 
     private final Clock clock;
     private final ObjectMapper json;
@@ -42,6 +48,19 @@ public final class AuditLog {
             insert.setString(5, truncate(origin.userAgent()));
             insert.setString(6, toJson(details));
             insert.executeUpdate();
+        }
+    }
+
+    /** The instant before which rows are past {@link #RETENTION}: now minus 12 calendar months (UTC). */
+    public Instant retentionCutoff() {
+        return clock.instant().atOffset(ZoneOffset.UTC).minus(RETENTION).toInstant();
+    }
+
+    /** Deletes the rows older than {@link #retentionCutoff()}; returns how many went. */
+    public int prune(Connection c) throws SQLException {
+        try (PreparedStatement delete = c.prepareStatement("delete from audit_log where at < ?")) {
+            delete.setTimestamp(1, Timestamp.from(retentionCutoff()));
+            return delete.executeUpdate();
         }
     }
 

@@ -1,0 +1,113 @@
+package pe.quipu.api.auth;
+
+import io.dropwizard.lifecycle.Managed;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Each key's {@code lastUsedAt} without a write per request: an authentication only records the instant in
+ * memory, and every {@code interval} one statement writes all the recorded instants (and once more on stop, so a
+ * graceful shutdown loses none). The write never goes back in time ({@code greatest}), so instances flushing in
+ * any order agree. The {@code api_keys} trigger ignores {@code last_used_at}: a flush evicts no cached key.
+ */
+public final class KeyLastUse implements Managed {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KeyLastUse.class);
+
+    private final Jdbi jdbi;
+    private final Clock clock;
+    private final Duration interval;
+    private final ConcurrentHashMap<UUID, Instant> pending = new ConcurrentHashMap<>();
+    private ScheduledExecutorService scheduler;
+
+    public KeyLastUse(Jdbi jdbi, Clock clock, Duration interval) {
+        this.jdbi = jdbi;
+        this.clock = clock;
+        this.interval = interval;
+    }
+
+    /** The key authenticated a request now. */
+    void record(UUID keyId) {
+        pending.put(keyId, clock.instant().truncatedTo(ChronoUnit.MICROS)); // what PostgreSQL keeps
+    }
+
+    @Override
+    public void start() {
+        scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("quipu-key-last-use").factory());
+        scheduler.scheduleWithFixedDelay(this::flushQuietly, interval.toMillis(), interval.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        if (scheduler != null) {
+            scheduler.shutdown();
+            scheduler.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        flushQuietly();
+    }
+
+    /**
+     * Writes the instants recorded so far in one transaction; returns how many keys it wrote. An instant recorded
+     * while this runs is kept for the next flush, and so is everything when the write fails.
+     */
+    public int flush() throws SQLException {
+        if (pending.isEmpty()) {
+            return 0;
+        }
+        Map<UUID, Instant> batch = new HashMap<>(pending);
+        String[] ids = new String[batch.size()];
+        String[] instants = new String[batch.size()];
+        int i = 0;
+        for (Map.Entry<UUID, Instant> entry : batch.entrySet()) {
+            ids[i] = entry.getKey().toString();
+            instants[i] = entry.getValue().toString();
+            i++;
+        }
+        jdbi.useTransaction(h -> write(h.getConnection(), ids, instants));
+        batch.forEach(pending::remove); // only entries not recorded again meanwhile
+        return batch.size();
+    }
+
+    private static void write(Connection c, String[] ids, String[] instants) throws SQLException {
+        // Rows are locked in id order first, so two instances flushing overlapping keys cannot deadlock.
+        try (PreparedStatement lock = c.prepareStatement(
+                "select id from api_keys where id = any (?::uuid[]) order by id for update");
+             PreparedStatement update = c.prepareStatement("""
+                     update api_keys k set last_used_at = greatest(k.last_used_at, u.at)
+                       from unnest(?::uuid[], ?::timestamptz[]) as u (id, at)
+                      where k.id = u.id""")) {
+            lock.setArray(1, c.createArrayOf("text", ids));
+            lock.executeQuery().close();
+            update.setArray(1, c.createArrayOf("text", ids));
+            update.setArray(2, c.createArrayOf("text", instants));
+            update.executeUpdate();
+        }
+    }
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (Exception e) {
+            // Kept in memory and tried again at the next flush; an exception would end the schedule.
+            LOG.warn("Could not write the keys' last use ({} keys pending): {}", pending.size(), e.getMessage());
+        }
+    }
+}
