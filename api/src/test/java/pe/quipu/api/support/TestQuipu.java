@@ -58,6 +58,8 @@ public final class TestQuipu {
                 ConfigOverride.config("database.embeddedDataDirectory", dataDirectory.toString()),
                 ConfigOverride.config("auth.developmentSigningKeyFile",
                         dataDirectory.resolveSibling("jwt-signing-key.json").toString()),
+                // lastUsedAt shows up within a test's patience rather than config.yml's 5 s.
+                ConfigOverride.config("keys.lastUsedFlushInterval", "500ms"),
                 ConfigOverride.config("server.applicationConnectors[0].port", "0"),
                 ConfigOverride.config("server.adminConnectors[0].port", "0"),
                 ConfigOverride.config("bcrp.baseUrl", bcrp.baseUrl()),
