@@ -17,6 +17,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.accounts.AccountService;
+import pe.quipu.api.accounts.Profiles;
 import pe.quipu.api.auth.AccessTokens;
 import pe.quipu.api.auth.ApiKeyAuthenticator;
 import pe.quipu.api.auth.BearerAuthenticator;
@@ -31,6 +32,7 @@ import pe.quipu.api.plans.PlanTable;
 import pe.quipu.api.resources.AuthResource;
 import pe.quipu.api.resources.JsonBody;
 import pe.quipu.api.resources.JwksResource;
+import pe.quipu.api.resources.MeResource;
 import pe.quipu.core.accounts.PasswordHasher;
 import pe.quipu.core.audit.AuditLog;
 import pe.quipu.api.auth.ApiKeyPrincipal;
@@ -173,6 +175,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         PlanTable plans = new PlanTable(configuration.getPlans());
         AccountLimitsCache limits = new AccountLimitsCache(jdbi, plans);
         notifications.on(AccountLimitsCache.CHANNEL, limits::onNotification, limits::evictAll);
+
+        // The account holder's profile (a changed alert threshold evicts the account's limits everywhere).
+        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits), bodies));
 
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);

@@ -231,6 +231,11 @@ public final class TestQuipu {
         return app.getApplication();
     }
 
+    /** The configuration the app under test runs with (config.yml and the overrides above). */
+    public QuipuConfiguration configuration() {
+        return app.getConfiguration();
+    }
+
     /** A connection to Quipu's database (autocommit on). */
     public Connection connection() throws SQLException {
         Properties props = new Properties();
@@ -395,6 +400,22 @@ public final class TestQuipu {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A PATCH with a body, as {@link #post}. */
+    public HttpResponse<String> patch(String path, String key, String contentType, String body, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path))
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            builder.header("Content-Type", contentType);
+        }
+        return send(builder, key, headers);
+    }
+
+    /** A login over HTTP, from this client (127.0.0.1). */
+    public HttpResponse<String> login(String email, String password) {
+        return post("/v1/auth/login", null, "application/json",
+                "{\"email\":\"" + email + "\",\"password\":\"" + password + "\"}");
     }
 
     public JsonNode body(HttpResponse<String> response) {
