@@ -17,6 +17,7 @@ import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.accounts.AccountService;
+import pe.quipu.api.accounts.LoginThrottle;
 import pe.quipu.api.accounts.Profiles;
 import pe.quipu.api.auth.AccessTokens;
 import pe.quipu.api.auth.ApiKeyAuthenticator;
@@ -166,8 +167,14 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Accounts and sessions.
         AuditLog audit = new AuditLog(clock, json);
         JsonBody bodies = new JsonBody(json);
+        QuipuConfiguration.LoginThrottleConfig throttle = auth.getLoginThrottle();
+        LoginThrottle loginThrottle = new LoginThrottle(
+                new LoginThrottle.Limit(throttle.getFailuresPerEmail(), throttle.getEmailPeriod().toJavaDuration()),
+                new LoginThrottle.Limit(throttle.getAttemptsPerAddress(), throttle.getAddressPeriod().toJavaDuration()),
+                clock);
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
-                auth.getRefreshTokenLifetime().toJavaDuration());
+                auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
+                loginThrottle, denylist);
         environment.jersey().register(new AuthResource(accounts, bodies));
         environment.jersey().register(new JwksResource(accessTokens));
 

@@ -14,13 +14,16 @@ import jakarta.ws.rs.core.Response;
 import pe.quipu.api.accounts.Account;
 import pe.quipu.api.accounts.AccountService;
 import pe.quipu.api.accounts.TokenPair;
+import pe.quipu.api.auth.RequiresSession;
+import pe.quipu.api.auth.SessionPrincipal;
+import io.dropwizard.auth.Auth;
 import pe.quipu.core.audit.AuditLog;
 
 import java.io.InputStream;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** {@code /v1/auth/*}: signup, login (contract §2). Answers are never cached. */
+/** {@code /v1/auth/*}: signup, login, refresh, logout (contract §2). Answers are never cached. */
 @Timed
 @Path("/v1/auth")
 @Produces(MediaType.APPLICATION_JSON)
@@ -72,6 +75,28 @@ public final class AuthResource {
         fields.validate();
         TokenPair tokens = accounts.login(email.strip(), password, origin(request));
         return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+    }
+
+    /** Spends a refresh token for the next pair; a spent one presented again revokes its session. */
+    @POST
+    @Path("/refresh")
+    public Response refresh(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
+                            @Context HttpServletRequest request) {
+        JsonBody.Fields fields = bodies.read(contentType, body, Set.of("refreshToken"));
+        String refreshToken = fields.text("refreshToken", true);
+        fields.validate();
+        TokenPair tokens = accounts.refresh(refreshToken, origin(request));
+        return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+    }
+
+    /** Ends the session of the access token sent; takes no body. */
+    @POST
+    @Path("/logout")
+    @Consumes(MediaType.WILDCARD)
+    @RequiresSession
+    public Response logout(@Auth SessionPrincipal caller, @Context HttpServletRequest request) {
+        accounts.logout(caller, origin(request));
+        return Response.noContent().header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
 
     /** A required or optional email member, stripped; a malformed one is recorded as a fault. */
