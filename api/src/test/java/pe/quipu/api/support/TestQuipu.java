@@ -421,6 +421,15 @@ public final class TestQuipu {
         return send(builder, key, headers);
     }
 
+    /** The private key the instances sign access tokens with (a JWK), for tests that forge tokens. */
+    public String signingKeyJwk() {
+        try {
+            return Files.readString(dataDirectory.resolveSibling("jwt-signing-key.json"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A login over HTTP, from this client (127.0.0.1). */
     public HttpResponse<String> login(String email, String password) {
         return post("/v1/auth/login", null, "application/json",
