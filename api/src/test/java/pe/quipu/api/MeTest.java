@@ -48,6 +48,22 @@ class MeTest {
     }
 
     @Test
+    void created_at_is_the_same_instant_in_the_signup_answer_and_in_the_profile() {
+        JsonNode signup;
+        try {
+            quipu.clock.set(TestQuipu.START.plusNanos(123_456_789));
+            String email = "precise-" + UUID.randomUUID() + "@quipu.test";
+            signup = quipu.body(quipu.post("/v1/auth/signup", null, "application/json",
+                    "{\"email\":\"" + email + "\",\"password\":\"0123456789\",\"nombre\":\"N\"}"));
+            String access = quipu.body(quipu.login(email, "0123456789")).get("accessToken").asText();
+            assertThat(quipu.body(quipu.get("/v1/me", access)).get("createdAt")).isEqualTo(signup.get("createdAt"));
+        } finally {
+            quipu.clock.set(TestQuipu.START);
+        }
+        assertThat(signup.get("createdAt").asText()).isEqualTo("2026-10-07T15:00:00.123456Z");
+    }
+
+    @Test
     void me_takes_an_access_token_and_never_an_api_key() {
         String key = quipu.newKey(Scope.UBIGEOS_READ, Scope.RUC_READ, Scope.TIPO_CAMBIO_READ, Scope.WEBHOOKS_MANAGE);
         assertProblem(quipu.get("/v1/me", key), 401, "unauthorized");

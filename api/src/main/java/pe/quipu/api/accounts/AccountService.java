@@ -18,6 +18,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -58,7 +59,8 @@ public final class AccountService {
     public Account signup(String email, String password, String nombre, AuditLog.Origin origin) {
         String hash = passwords.hash(password);
         UUID id = UUID.randomUUID();
-        Instant now = clock.instant();
+        // PostgreSQL keeps microseconds: the answer shows createdAt as GET /v1/me will.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         try {
             inTransaction(h -> {
                 h.createUpdate("""
