@@ -17,6 +17,8 @@ import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.accounts.AccountService;
+import pe.quipu.api.accounts.LoginThrottle;
+import pe.quipu.api.accounts.Profiles;
 import pe.quipu.api.auth.AccessTokens;
 import pe.quipu.api.auth.ApiKeyAuthenticator;
 import pe.quipu.api.auth.BearerAuthenticator;
@@ -37,6 +39,7 @@ import pe.quipu.api.tasks.SetPlanTask;
 import pe.quipu.api.resources.AuthResource;
 import pe.quipu.api.resources.JsonBody;
 import pe.quipu.api.resources.JwksResource;
+import pe.quipu.api.resources.MeResource;
 import pe.quipu.core.accounts.PasswordHasher;
 import pe.quipu.core.audit.AuditLog;
 import pe.quipu.api.auth.ApiKeyPrincipal;
@@ -186,8 +189,14 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Accounts and sessions.
         AuditLog audit = new AuditLog(clock, json);
         JsonBody bodies = new JsonBody(json);
+        QuipuConfiguration.LoginThrottleConfig throttle = auth.getLoginThrottle();
+        LoginThrottle loginThrottle = new LoginThrottle(
+                new LoginThrottle.Limit(throttle.getFailuresPerEmail(), throttle.getEmailPeriod().toJavaDuration()),
+                new LoginThrottle.Limit(throttle.getAttemptsPerAddress(), throttle.getAddressPeriod().toJavaDuration()),
+                clock);
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
-                auth.getRefreshTokenLifetime().toJavaDuration());
+                auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
+                loginThrottle, denylist);
         environment.jersey().register(new AuthResource(accounts, bodies));
         environment.jersey().register(new JwksResource(accessTokens));
         // The audit log keeps 12 months; older rows are deleted daily.
@@ -212,6 +221,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         new CancelSubscriptionTask(subscriptions, json).addTo(environment.admin());
         new ApplySubscriptionsTask(subscriptions, json).addTo(environment.admin());
         new GrantAdminTask(jdbi, audit, json).addTo(environment.admin());
+
+        // The account holder's profile (a changed alert threshold evicts the account's limits everywhere).
+        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits), bodies));
 
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);

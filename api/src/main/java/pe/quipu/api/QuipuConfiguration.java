@@ -226,6 +226,10 @@ public class QuipuConfiguration extends Configuration {
         @NotNull
         @JsonProperty
         private String developmentSigningKeyFile = "./data/jwt-signing-key.json";
+        @Valid
+        @NotNull
+        @JsonProperty
+        private LoginThrottleConfig loginThrottle = new LoginThrottleConfig();
 
         public String getIssuer() {
             return issuer;
@@ -246,6 +250,42 @@ public class QuipuConfiguration extends Configuration {
 
         public String getDevelopmentSigningKeyFile() {
             return developmentSigningKeyFile;
+        }
+
+        public LoginThrottleConfig getLoginThrottle() {
+            return loginThrottle;
+        }
+    }
+
+    /** Login throttling, per instance: failed logins per email, attempts per client address (IPv6: per /64). */
+    public static class LoginThrottleConfig {
+        @Min(1)
+        @JsonProperty
+        private int failuresPerEmail = 5;
+        @NotNull
+        @JsonProperty
+        private Duration emailPeriod = Duration.minutes(15);
+        @Min(1)
+        @JsonProperty
+        private int attemptsPerAddress = 30;
+        @NotNull
+        @JsonProperty
+        private Duration addressPeriod = Duration.minutes(1);
+
+        public int getFailuresPerEmail() {
+            return failuresPerEmail;
+        }
+
+        public Duration getEmailPeriod() {
+            return emailPeriod;
+        }
+
+        public int getAttemptsPerAddress() {
+            return attemptsPerAddress;
+        }
+
+        public Duration getAddressPeriod() {
+            return addressPeriod;
         }
     }
 

@@ -35,6 +35,7 @@ class ExternalDatabaseTest {
                     ConfigOverride.config("quipu-external", "database.url", other.jdbcUrl()),
                     ConfigOverride.config("quipu-external", "database.user", EmbeddedPostgresServer.USER),
                     ConfigOverride.config("quipu-external", "database.embeddedDataDirectory", unusedEmbedded.toString()),
+                    // Not ./data/ of the working directory (api/ under Maven), which the test would leave behind.
                     ConfigOverride.config("quipu-external", "auth.developmentSigningKeyFile",
                             temp.resolve("jwt-signing-key.json").toString()),
                     ConfigOverride.config("quipu-external", "server.applicationConnectors[0].port", "0"),

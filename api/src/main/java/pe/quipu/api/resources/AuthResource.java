@@ -14,13 +14,16 @@ import jakarta.ws.rs.core.Response;
 import pe.quipu.api.accounts.Account;
 import pe.quipu.api.accounts.AccountService;
 import pe.quipu.api.accounts.TokenPair;
+import pe.quipu.api.auth.RequiresSession;
+import pe.quipu.api.auth.SessionPrincipal;
+import io.dropwizard.auth.Auth;
 import pe.quipu.core.audit.AuditLog;
 
 import java.io.InputStream;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** {@code /v1/auth/*}: signup, login (contract §2). Answers are never cached. */
+/** {@code /v1/auth/*}: signup, login, refresh, logout (contract §2). Answers are never cached. */
 @Timed
 @Path("/v1/auth")
 @Produces(MediaType.APPLICATION_JSON)
@@ -45,19 +48,16 @@ public final class AuthResource {
     public Response signup(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
                            @Context HttpServletRequest request) {
         JsonBody.Fields fields = bodies.read(contentType, body, Set.of("email", "password", "nombre"));
-        String email = email(fields);
+        String email = email(fields, true);
         String password = fields.text("password", true);
         if (password != null && password.length() < MIN_PASSWORD) {
             fields.reject("password", "must be at least " + MIN_PASSWORD + " characters");
         } else if (password != null && password.length() > MAX_PASSWORD) {
             fields.reject("password", "must be at most " + MAX_PASSWORD + " characters");
         }
-        String nombre = fields.text("nombre", true);
-        if (nombre != null && (nombre.isBlank() || nombre.length() > 200)) {
-            fields.reject("nombre", "must be 1 to 200 characters");
-        }
+        String nombre = nombre(fields, true);
         fields.validate();
-        Account account = accounts.signup(email, password, nombre.strip(), origin(request));
+        Account account = accounts.signup(email, password, nombre, origin(request));
         return Response.status(Response.Status.CREATED).entity(account)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
@@ -77,8 +77,31 @@ public final class AuthResource {
         return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
 
-    private static String email(JsonBody.Fields fields) {
-        String email = fields.text("email", true);
+    /** Spends a refresh token for the next pair; a spent one presented again revokes its session. */
+    @POST
+    @Path("/refresh")
+    public Response refresh(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
+                            @Context HttpServletRequest request) {
+        JsonBody.Fields fields = bodies.read(contentType, body, Set.of("refreshToken"));
+        String refreshToken = fields.text("refreshToken", true);
+        fields.validate();
+        TokenPair tokens = accounts.refresh(refreshToken, origin(request));
+        return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+    }
+
+    /** Ends the session of the access token sent; takes no body. */
+    @POST
+    @Path("/logout")
+    @Consumes(MediaType.WILDCARD)
+    @RequiresSession
+    public Response logout(@Auth SessionPrincipal caller, @Context HttpServletRequest request) {
+        accounts.logout(caller, origin(request));
+        return Response.noContent().header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+    }
+
+    /** A required or optional email member, stripped; a malformed one is recorded as a fault. */
+    static String email(JsonBody.Fields fields, boolean required) {
+        String email = fields.text("email", required);
         if (email == null) {
             return null;
         }
@@ -87,6 +110,19 @@ public final class AuthResource {
             fields.reject("email", "must be an email address");
         }
         return email;
+    }
+
+    /** A required or optional nombre member, stripped, 1 to 200 characters. */
+    static String nombre(JsonBody.Fields fields, boolean required) {
+        String nombre = fields.text("nombre", required);
+        if (nombre == null) {
+            return null;
+        }
+        nombre = nombre.strip();
+        if (nombre.isEmpty() || nombre.length() > 200) {
+            fields.reject("nombre", "must be 1 to 200 characters");
+        }
+        return nombre;
     }
 
     /** Where a request came from, for the audit log: the peer address (Jetty applies forwarded headers if configured). */

@@ -65,6 +65,11 @@ public final class JsonBody {
             return root.has(name);
         }
 
+        /** Whether the member is present with the value {@code null}. */
+        public boolean isNull(String name) {
+            return root.has(name) && root.get(name).isNull();
+        }
+
         /** A string member; null when absent (recorded as a fault when required) or of another type. */
         public String text(String name, boolean required) {
             JsonNode node = root.get(name);

@@ -43,6 +43,13 @@ public final class TestQuipu {
 
     private static TestQuipu instance;
 
+    /**
+     * Every test logs in from 127.0.0.1 while the clock mostly stands still, so the per-address login limit would
+     * be one budget for the whole test JVM: it is lifted here (LoginThrottleTest covers it). The per-email limit
+     * stays as configured; each test uses its own emails.
+     */
+    private static final String UNTHROTTLED_ADDRESS = "1000000000";
+
     public final MutableClock clock = new MutableClock(START);
     public final BcrpStub bcrp = BcrpStub.start();
     public final ObjectMapper json = new ObjectMapper().findAndRegisterModules();
@@ -64,6 +71,7 @@ public final class TestQuipu {
                 ConfigOverride.config("server.adminConnectors[0].port", "0"),
                 ConfigOverride.config("bcrp.baseUrl", bcrp.baseUrl()),
                 ConfigOverride.config("bcrp.captureEnabled", "false"),
+                ConfigOverride.config("auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS),
                 ConfigOverride.config("logging.level", "WARN")) {
             @Override
             public QuipuApplication newApplication() {
@@ -172,6 +180,7 @@ public final class TestQuipu {
                     ConfigOverride.config("quipu-peer", "server.adminConnectors[0].port", "0"),
                     ConfigOverride.config("quipu-peer", "bcrp.baseUrl", bcrp.baseUrl()),
                     ConfigOverride.config("quipu-peer", "bcrp.captureEnabled", "false"),
+                    ConfigOverride.config("quipu-peer", "auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS),
                     ConfigOverride.config("quipu-peer", "logging.level", "WARN")) {
                 @Override
                 public QuipuApplication newApplication() {
@@ -232,6 +241,11 @@ public final class TestQuipu {
 
     public QuipuApplication application() {
         return app.getApplication();
+    }
+
+    /** The configuration the app under test runs with (config.yml and the overrides above). */
+    public QuipuConfiguration configuration() {
+        return app.getConfiguration();
     }
 
     /** A connection to Quipu's database (autocommit on). */
@@ -398,6 +412,36 @@ public final class TestQuipu {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A PATCH with a body, as {@link #post}. */
+    public HttpResponse<String> patch(String path, String key, String contentType, String body, String... headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri(path))
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            builder.header("Content-Type", contentType);
+        }
+        return send(builder, key, headers);
+    }
+
+    /** The private key the instances sign access tokens with (a JWK), for tests that forge tokens. */
+    public String signingKeyJwk() {
+        try {
+            return Files.readString(dataDirectory.resolveSibling("jwt-signing-key.json"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A login over HTTP, from this client (127.0.0.1). */
+    public HttpResponse<String> login(String email, String password) {
+        return post("/v1/auth/login", null, "application/json",
+                "{\"email\":\"" + email + "\",\"password\":\"" + password + "\"}");
+    }
+
+    /** A refresh over HTTP. */
+    public HttpResponse<String> refresh(String refreshToken) {
+        return post("/v1/auth/refresh", null, "application/json", "{\"refreshToken\":\"" + refreshToken + "\"}");
     }
 
     public JsonNode body(HttpResponse<String> response) {
