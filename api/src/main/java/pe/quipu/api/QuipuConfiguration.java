@@ -123,11 +123,20 @@ public class QuipuConfiguration extends Configuration {
         @Min(2)
         @JsonProperty
         private int maxConnections = 32;
+        /**
+         * {@code name=value …}: extra PostgreSQL settings for an embedded server this process starts (a running one
+         * keeps its own), e.g. {@code shared_preload_libraries=pg_stat_statements} for bench/metering.sh.
+         */
+        @Pattern(regexp = "\\s*([a-z_][a-z0-9_.]*=[A-Za-z0-9_.,:/+-]+\\s*)*",
+                message = "must be space-separated name=value PostgreSQL settings (QUIPU_EMBEDDED_DB_SETTINGS)")
+        @JsonProperty
+        private String embeddedServerSettings = "";
 
         /** Unset values (an empty ${VAR:-} reads as YAML null) become empty strings. */
         public DatabaseSettings settings() {
             return new DatabaseSettings(Objects.requireNonNullElse(url, ""), Objects.requireNonNullElse(user, ""),
-                    Objects.requireNonNullElse(password, ""), Path.of(embeddedDataDirectory), embeddedPort);
+                    Objects.requireNonNullElse(password, ""), Path.of(embeddedDataDirectory), embeddedPort,
+                    DatabaseSettings.parseServerSettings(embeddedServerSettings));
         }
 
         public int getMaxConnections() {
