@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /** config.yml, read by the API and the ETL. The etl: section is the ETL's (EtlSettings); the API ignores it. */
 @JsonIgnoreProperties({"etl"})
@@ -294,8 +297,14 @@ public class QuipuConfiguration extends Configuration {
         /** false switches rate limits and quotas off (for benchmarks and private deployments). */
         @JsonProperty
         private boolean enabled = true;
-        /** How often each instance adds its counts to the shared ones and reads the others'. */
+        /**
+         * How often each instance adds its counts to the shared ones and reads the others'. The limits hold across
+         * instances whatever it is (a request that would run too far ahead syncs first); it bounds how stale the
+         * headers and {@code GET /v1/usage} are on one instance about another's requests, and what a crash loses.
+         */
         @NotNull
+        @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+        @MaxDuration(value = 10, unit = TimeUnit.MINUTES)
         @JsonProperty
         private Duration syncInterval = Duration.milliseconds(250);
 
