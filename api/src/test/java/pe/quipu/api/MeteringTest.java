@@ -217,6 +217,26 @@ class MeteringTest {
         }
 
         @Test
+        void windows_of_past_minutes_are_deleted() throws SQLException {
+            UUID account = quipu.accountOf(quipu.newFreeKey(Scope.UBIGEOS_READ));
+            Instant old = TestQuipu.START.minus(Duration.ofMinutes(5));
+            try (Connection c = quipu.connection(); PreparedStatement insert = c.prepareStatement(
+                    "insert into rate_windows (account_id, window_start, used) values (?, ?, 7)")) {
+                insert.setObject(1, account);
+                insert.setTimestamp(2, java.sql.Timestamp.from(old));
+                insert.executeUpdate();
+            }
+            try {
+                // The next minute begins: the sync deletes the windows that ended more than two minutes before it.
+                quipu.clock.set(TestQuipu.START.plusSeconds(60));
+                await().atMost(Duration.ofSeconds(10)).until(() -> queryLong(
+                        "select count(*) from rate_windows where account_id = ?", account) == 0);
+            } finally {
+                quipu.clock.set(TestQuipu.START);
+            }
+        }
+
+        @Test
         void the_rate_is_checked_before_the_quota() {
             String key = quipu.newKey("free", 1L, 1, Scope.UBIGEOS_READ);
             assertThat(quipu.get(UBIGEO, key).statusCode()).isEqualTo(200);

@@ -8,6 +8,7 @@ import pe.quipu.api.plans.AccountLimitsCache;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -18,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The one background task that adds this instance's counts to the shared ones and brings back the totals, every
  * {@code metering.syncInterval} and at once when a request waits for fresh totals (several waiting requests share
- * one sync). It also says this instance is alive (every second), deletes old minute windows (every minute), and on
- * a graceful stop flushes what is left and leaves.
+ * one sync). It also says this instance is alive (every second), deletes old minute windows (when the clock's minute
+ * changes), and on a graceful stop flushes what is left and leaves.
  */
 public final class MeterSync implements Managed, UsageMeter.SyncWaiter {
 
@@ -27,7 +28,6 @@ public final class MeterSync implements Managed, UsageMeter.SyncWaiter {
     private static final Duration HEARTBEAT = Duration.ofSeconds(1);
     /** An instance not heard of for this long is no longer counted among those sharing the limits. */
     static final Duration LIVENESS = Duration.ofSeconds(10);
-    private static final Duration CLEANUP = Duration.ofMinutes(1);
     /** Minute windows are kept a little after they end, for counts still on their way from a slow instance. */
     private static final Duration WINDOW_RETENTION = Duration.ofMinutes(2);
     /** A request waits at most this long for one sync. */
@@ -45,7 +45,8 @@ public final class MeterSync implements Managed, UsageMeter.SyncWaiter {
     private long begun;
     private long ended;
     private boolean queued;
-    private long lastCleanupNanos;
+    /** The clock minute in which old windows were last deleted: once a minute, when the minute changes. */
+    private Instant cleanedAt;
 
     public MeterSync(UsageMeter meter, MeteringStore store, AccountLimitsCache limits, Clock clock, Duration interval) {
         this.meter = meter;
@@ -64,7 +65,6 @@ public final class MeterSync implements Managed, UsageMeter.SyncWaiter {
         executor.scheduleWithFixedDelay(this::syncOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         executor.scheduleWithFixedDelay(this::heartbeat, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
                 TimeUnit.MILLISECONDS);
-        lastCleanupNanos = System.nanoTime();
         meter.attach(this);
     }
 
@@ -132,9 +132,10 @@ public final class MeterSync implements Managed, UsageMeter.SyncWaiter {
                     LOG.warn("Could not sync usage counts; they are kept for the next sync: {}", e.getMessage());
                 }
             }
-            if (System.nanoTime() - lastCleanupNanos > CLEANUP.toNanos()) {
-                lastCleanupNanos = System.nanoTime();
-                store.deleteOldWindows(UsageMeter.minuteStart(clock.instant()).minus(WINDOW_RETENTION));
+            Instant minute = UsageMeter.minuteStart(clock.instant());
+            if (!minute.equals(cleanedAt)) {
+                cleanedAt = minute;
+                store.deleteOldWindows(minute.minus(WINDOW_RETENTION));
             }
         } catch (RuntimeException e) {
             LOG.warn("Metering sync failed: {}", e.getMessage());
