@@ -24,9 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * this instance counted since.
  *
  * <p>How far one instance may count ahead of the shared totals is bounded when other instances are alive: by one
- * second's worth of the per-minute limit and by 1 % of the monthly quota, each split among the other instances. A
- * request that would go beyond waits for the next sync (started at once) and is decided on fresh totals; so is an
- * account's first request on this instance, whose stored totals (a restart, another instance) are read first.
+ * second's worth of the per-minute limit and by 1 % of the monthly quota, each split among the other instances (at
+ * least 1). A request that would go beyond waits for the next sync (started at once) and is decided on fresh totals;
+ * so is an account's first request on this instance, whose stored totals (a restart, another instance) are read
+ * first. Whoever syncs last decided on a total that lacked at most the others' allowances, hence the bounds of
+ * contract §2.
  */
 public final class UsageMeter {
 
@@ -109,7 +111,8 @@ public final class UsageMeter {
                     throw quotaExceeded(ticket.limits, ticket.minute, month, clock.instant(), ticket.reserved + units,
                             ticket.reserved);
                 }
-                if (!mayWait || month.ahead() + units <= quotaAllowance(ticket.limits)) {
+                // A batch larger than the allowance goes once nothing else of this instance is unsynced.
+                if (!mayWait || month.ahead() + units <= Math.max(quotaAllowance(ticket.limits), units)) {
                     month.unsynced += units;
                     ticket.reserved += units;
                     return;
