@@ -28,6 +28,11 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.auth.SigningKey;
 import pe.quipu.api.auth.TokenDenylist;
 import pe.quipu.api.cli.GenerateSigningKeyCommand;
+import com.codahale.metrics.MetricRegistry;
+import pe.quipu.api.metering.MeterSync;
+import pe.quipu.api.metering.MeteringFeature;
+import pe.quipu.api.metering.MeteringStore;
+import pe.quipu.api.metering.UsageMeter;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanTable;
 import pe.quipu.api.plans.SubscriptionSchedule;
@@ -71,6 +76,7 @@ import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.core.ubigeo.UbigeoTable;
 import pe.quipu.api.resources.TipoCambioResource;
+import pe.quipu.api.resources.UsageResource;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpClient;
@@ -225,6 +231,21 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // The account holder's profile (a changed alert threshold evicts the account's limits everywhere).
         environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits), bodies));
 
+        // Metering: rates and quotas counted in memory, synced with the other instances in batches in the
+        // background (docs/decisions.md, Metering). Off, nothing is counted and no limit applies.
+        QuipuConfiguration.MeteringConfig metering = configuration.getMetering();
+        MeteringStore meteringStore = new MeteringStore(jdbi, new EventOutbox(clock, json), clock);
+        UsageMeter meter = new UsageMeter(clock, meteringStore);
+        if (metering.isEnabled()) {
+            environment.lifecycle().manage(new MeterSync(meter, meteringStore, limits, clock,
+                    metering.getSyncInterval().toJavaDuration()));
+            environment.jersey().register(new MeteringFeature(meter, limits));
+            environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "instances"), meter::instances);
+            environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "accounts"),
+                    meter::trackedAccounts);
+        }
+        environment.jersey().register(new UsageResource(limits, meter, clock));
+
         // Resources.
         DataFreshness freshness = new DataFreshness(jdbi);
         environment.jersey().register(new StatusResource(freshness, clock, version()));
@@ -237,7 +258,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.lifecycle().manage(denylist);
         environment.lifecycle().manage(ubigeos);
         environment.jersey().register(new UbigeoResource(ubigeos));
-        environment.jersey().register(new RucResource(new RucRegistry(jdbi), json));
+        environment.jersey().register(new RucResource(new RucRegistry(jdbi), json, limits));
         // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule.
         QuipuConfiguration.BcrpConfig bcrp = configuration.getBcrp();
         BcrpClient bcrpClient = new BcrpClient(new BcrpSettings(bcrp.getBaseUrl(),

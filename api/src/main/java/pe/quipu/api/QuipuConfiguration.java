@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -134,11 +135,20 @@ public class QuipuConfiguration extends Configuration {
         @Min(2)
         @JsonProperty
         private int maxConnections = 32;
+        /**
+         * {@code name=value …}: extra PostgreSQL settings for an embedded server this process starts (a running one
+         * keeps its own), e.g. {@code shared_preload_libraries=pg_stat_statements} for bench/metering.sh.
+         */
+        @Pattern(regexp = "\\s*([a-z_][a-z0-9_.]*=[A-Za-z0-9_.,:/+-]+\\s*)*",
+                message = "must be space-separated name=value PostgreSQL settings (QUIPU_EMBEDDED_DB_SETTINGS)")
+        @JsonProperty
+        private String embeddedServerSettings = "";
 
         /** Unset values (an empty ${VAR:-} reads as YAML null) become empty strings. */
         public DatabaseSettings settings() {
             return new DatabaseSettings(Objects.requireNonNullElse(url, ""), Objects.requireNonNullElse(user, ""),
-                    Objects.requireNonNullElse(password, ""), Path.of(embeddedDataDirectory), embeddedPort);
+                    Objects.requireNonNullElse(password, ""), Path.of(embeddedDataDirectory), embeddedPort,
+                    DatabaseSettings.parseServerSettings(embeddedServerSettings));
         }
 
         public int getMaxConnections() {
@@ -352,8 +362,14 @@ public class QuipuConfiguration extends Configuration {
         /** false switches rate limits and quotas off (for benchmarks and private deployments). */
         @JsonProperty
         private boolean enabled = true;
-        /** How often each instance adds its counts to the shared ones and reads the others'. */
+        /**
+         * How often each instance adds its counts to the shared ones and reads the others'. The limits hold across
+         * instances whatever it is (a request that would run too far ahead syncs first); it bounds how stale the
+         * headers and {@code GET /v1/usage} are on one instance about another's requests, and what a crash loses.
+         */
         @NotNull
+        @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+        @MaxDuration(value = 10, unit = TimeUnit.MINUTES)
         @JsonProperty
         private Duration syncInterval = Duration.milliseconds(250);
 

@@ -11,6 +11,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -19,6 +20,10 @@ import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.errors.ApiProblem;
 import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.metering.Metered;
+import pe.quipu.api.metering.Ticket;
+import pe.quipu.api.plans.AccountLimits;
+import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.ruc.BatchEntry;
 import pe.quipu.api.ruc.BatchRequest;
 import pe.quipu.api.ruc.BatchResult;
@@ -41,6 +46,7 @@ import java.util.Map;
 @Path("/v1/ruc")
 @Produces(MediaType.APPLICATION_JSON)
 @RequiresScope(Scope.RUC_READ)
+@Metered
 public final class RucResource {
 
     static final String LOOKUP_CACHE_CONTROL = "public, max-age=3600, must-revalidate";
@@ -51,11 +57,13 @@ public final class RucResource {
     private final RucRegistry registry;
     private final ObjectMapper json;
     private final BatchRequest batchRequest;
+    private final AccountLimitsCache limits;
 
-    public RucResource(RucRegistry registry, ObjectMapper json) {
+    public RucResource(RucRegistry registry, ObjectMapper json, AccountLimitsCache limits) {
         this.registry = registry;
         this.json = json;
         this.batchRequest = new BatchRequest(json);
+        this.limits = limits;
     }
 
     @GET
@@ -90,15 +98,21 @@ public final class RucResource {
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response batch(@Auth ApiKeyPrincipal caller, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
-                          InputStream body) {
+                          @Context ContainerRequestContext request, InputStream body) {
         if (contentType == null || contentType.isBlank()) {
             // Jersey lets a body without a Content-Type through; the spec asks for application/json.
             throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
         }
         List<Ruc> rucs = batchRequest.read(readAtMost(body, MAX_BATCH_BODY_BYTES));
-
-        // The per-plan batch cap (403 forbidden_plan, contract §3) is checked here, once plans exist:
-        // after the request is known to be well formed, before any lookup.
+        // The plan's cap (contract §3) and then the quota's N units, once the request is known to be well formed
+        // and before any lookup.
+        AccountLimits account = limits.get(caller.accountId())
+                .orElseThrow(() -> ApiProblem.of(ProblemType.UNAUTHORIZED, "This key's account no longer exists"));
+        if (rucs.size() > account.batchCap()) {
+            throw ApiProblem.of(ProblemType.FORBIDDEN_PLAN, "A batch of " + rucs.size() + " RUCs is over the "
+                    + account.plan() + " plan's cap of " + account.batchCap() + " RUCs per request");
+        }
+        Ticket.of(request).ifPresent(ticket -> ticket.reserve(rucs.size()));
 
         Map<String, RucRecord> found = registry.findAll(rucs);
         List<BatchEntry> results = new ArrayList<>(rucs.size());

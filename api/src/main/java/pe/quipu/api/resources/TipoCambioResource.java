@@ -15,6 +15,7 @@ import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.errors.ApiProblem;
 import pe.quipu.api.fx.ExchangeRateService;
+import pe.quipu.api.metering.Metered;
 import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.Moneda;
 import pe.quipu.core.keys.Scope;
@@ -32,6 +33,7 @@ import java.util.regex.Pattern;
 @Timed
 @Path("/v1/tipo-cambio")
 @Produces(MediaType.APPLICATION_JSON)
+@Metered
 public final class TipoCambioResource {
 
     static final String CACHE_CONTROL = "public, max-age=1800, must-revalidate";

@@ -16,6 +16,7 @@ import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.errors.ApiProblem;
 import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.metering.Metered;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.core.keys.Scope;
 import pe.quipu.core.ubigeo.Ubigeo;
@@ -35,6 +36,7 @@ import java.util.Map;
 @Path("/v1/ubigeos")
 @Produces(MediaType.APPLICATION_JSON)
 @RequiresScope(Scope.UBIGEOS_READ)
+@Metered
 public final class UbigeoResource {
 
     /** The catalogue changes at most yearly, and a code never changes meaning: 30 days (spec). */

@@ -159,29 +159,44 @@ public final class TestQuipu {
      */
     public synchronized Peer peer() {
         if (peer == null) {
-            peer = new Peer();
+            // Overrides are system properties: a prefix of its own keeps them apart from the first instance's.
+            peer = new Peer("quipu-peer.", java.util.Map.of());
         }
         return peer;
+    }
+
+    /**
+     * One more API instance on the same database, configured with {@code overrides} on top of the peer's
+     * configuration; the caller stops it ({@link Peer#stop}).
+     */
+    public Peer startInstance(java.util.Map<String, String> overrides) {
+        // Overrides are system properties while an instance runs: a prefix of its own keeps them to this one.
+        return new Peer("quipu-instance-" + UUID.randomUUID() + ".", overrides);
     }
 
     /** Another instance of the API under test; requests go through the same client as the first one's. */
     public final class Peer {
         private final DropwizardTestSupport<QuipuConfiguration> app;
 
-        // Overrides are system properties: a prefix of its own keeps them apart from the first instance's.
-        private Peer() {
-            app = new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(), "quipu-peer",
-                    ConfigOverride.config("quipu-peer", "database.url", database.jdbcUrl()),
-                    ConfigOverride.config("quipu-peer", "database.user", database.user()),
-                    ConfigOverride.config("quipu-peer", "database.password", database.password()),
-                    ConfigOverride.config("quipu-peer", "auth.developmentSigningKeyFile",
-                            dataDirectory.resolveSibling("jwt-signing-key.json").toString()),
-                    ConfigOverride.config("quipu-peer", "server.applicationConnectors[0].port", "0"),
-                    ConfigOverride.config("quipu-peer", "server.adminConnectors[0].port", "0"),
-                    ConfigOverride.config("quipu-peer", "bcrp.baseUrl", bcrp.baseUrl()),
-                    ConfigOverride.config("quipu-peer", "bcrp.captureEnabled", "false"),
-                    ConfigOverride.config("quipu-peer", "auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS),
-                    ConfigOverride.config("quipu-peer", "logging.level", "WARN")) {
+        private Peer(String propertyPrefix, java.util.Map<String, String> overrides) {
+            java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+            settings.put("database.url", database.jdbcUrl());
+            settings.put("database.user", database.user());
+            settings.put("database.password", database.password());
+            settings.put("auth.developmentSigningKeyFile", dataDirectory.resolveSibling("jwt-signing-key.json").toString());
+            settings.put("server.applicationConnectors[0].port", "0");
+            settings.put("server.adminConnectors[0].port", "0");
+            settings.put("bcrp.baseUrl", bcrp.baseUrl());
+            settings.put("bcrp.captureEnabled", "false");
+            settings.put("auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS);
+            settings.put("keys.lastUsedFlushInterval", "500ms");
+            settings.put("logging.level", "WARN");
+            settings.putAll(overrides);
+            ConfigOverride[] all = settings.entrySet().stream()
+                    .map(e -> ConfigOverride.config(propertyPrefix, e.getKey(), e.getValue()))
+                    .toArray(ConfigOverride[]::new);
+            app = new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(),
+                    propertyPrefix, all) {
                 @Override
                 public QuipuApplication newApplication() {
                     return new QuipuApplication(clock);
@@ -190,8 +205,13 @@ public final class TestQuipu {
             try {
                 app.before();
             } catch (Exception e) {
-                throw new IllegalStateException("could not start the second instance", e);
+                throw new IllegalStateException("could not start another instance", e);
             }
+        }
+
+        /** Stops this instance as a graceful shutdown does (not the {@link #peer()}, kept for the JVM's life). */
+        public void stop() {
+            app.after();
         }
 
         public URI uri(String pathAndQuery) {
@@ -257,19 +277,86 @@ public final class TestQuipu {
         return DriverManager.getConnection(database.jdbcUrl(), props);
     }
 
-    /** Creates a fresh account with a key carrying these scopes and returns the key's secret. */
+    /** The monthly quota and per-minute rate of {@link #newKey}'s accounts: more than any test uses. */
+    public static final long UNBOUNDED_QUOTA = 1_000_000_000_000L;
+    public static final int UNBOUNDED_RPM = 1_000_000_000;
+
+    /**
+     * Creates a fresh account with a key carrying these scopes and returns the key's secret. The account is on the
+     * enterprise plan (batch cap 500) with a quota and rate no test reaches, so that tests of other things can make
+     * any number of requests; metering tests use {@link #newKeyOnPlan}.
+     */
     public String newKey(Scope... scopes) {
-        Set<Scope> set = scopes.length == 0 ? EnumSet.noneOf(Scope.class) : EnumSet.copyOf(List.of(scopes));
+        return newKey("enterprise", UNBOUNDED_QUOTA, UNBOUNDED_RPM, scopes);
+    }
+
+    /** A fresh account on this plan, with the plan's own numbers, and a key with these scopes. */
+    public String newKeyOnPlan(String plan, Scope... scopes) {
+        return newKey(plan, null, null, scopes);
+    }
+
+    /** A fresh account on the free plan (contract §2: 1,000 units a month, 60 requests a minute, batches of 10). */
+    public String newFreeKey(Scope... scopes) {
+        return newKeyOnPlan("free", scopes);
+    }
+
+    /**
+     * A fresh account on this plan with these overrides of its numbers (null: the plan's), as the operator's
+     * set-plan task sets them, and a key with these scopes.
+     */
+    public String newKey(String plan, Long monthlyQuota, Integer rateLimitRpm, Scope... scopes) {
         try (Connection c = connection()) {
             c.setAutoCommit(false);
             KeyIssuer issuer = new KeyIssuer(clock, new EventOutbox(clock, json));
             UUID account = issuer.accountFor(c, "test-" + UUID.randomUUID() + "@quipu.test");
-            String secret = issuer.issue(c, account, "test", set).secret().reveal();
+            String secret = issuer.issue(c, account, "test", scopeSet(scopes)).secret().reveal();
+            try (java.sql.PreparedStatement update = c.prepareStatement(
+                    "update subscriptions set plan = ?, monthly_quota = ?, rate_limit_rpm = ?"
+                            + " where account_id = ? and ended_at is null")) {
+                update.setString(1, plan);
+                update.setObject(2, monthlyQuota, java.sql.Types.BIGINT);
+                update.setObject(3, rateLimitRpm, java.sql.Types.INTEGER);
+                update.setObject(4, account);
+                update.executeUpdate();
+            }
             c.commit();
             return secret;
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Issues one more key, with these scopes, to an existing account (e.g. a session's). */
+    public String issueKey(UUID accountId, Scope... scopes) {
+        try (Connection c = connection()) {
+            c.setAutoCommit(false);
+            KeyIssuer issuer = new KeyIssuer(clock, new EventOutbox(clock, json));
+            String secret = issuer.issue(c, accountId, "test", scopeSet(scopes)).secret().reveal();
+            c.commit();
+            return secret;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The account a key belongs to. */
+    public UUID accountOf(String key) {
+        try (Connection c = connection();
+             java.sql.PreparedStatement find = c.prepareStatement("select account_id from api_keys where key_hash = ?")) {
+            find.setBytes(1, pe.quipu.core.keys.ApiKeySecret.hashOf(key));
+            try (java.sql.ResultSet rs = find.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalArgumentException("no such key");
+                }
+                return rs.getObject(1, UUID.class);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Set<Scope> scopeSet(Scope... scopes) {
+        return scopes.length == 0 ? EnumSet.noneOf(Scope.class) : EnumSet.copyOf(List.of(scopes));
     }
 
     /** An account made through the API, logged in: its credentials and its first session's tokens. */

@@ -23,6 +23,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -70,6 +71,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      * @param role a short name of this process ("api", "cli", "etl", "test") shown in {@code pg_stat_activity}
      */
     public static EmbeddedPostgresServer acquire(Path dataDirectory, int preferredPort, String role) {
+        return acquire(dataDirectory, preferredPort, Map.of(), role);
+    }
+
+    /**
+     * As {@link #acquire(Path, int, String)}, and a server this call starts runs with {@code serverSettings} too
+     * ({@code -c name=value} each; see {@link DatabaseSettings#embeddedServerSettings}).
+     */
+    public static EmbeddedPostgresServer acquire(Path dataDirectory, int preferredPort, Map<String, String> serverSettings,
+                                                 String role) {
         Path dir = dataDirectory.toAbsolutePath().normalize();
         Path binaries = PostgresBinaries.unpacked();
         return withLock(dir, () -> {
@@ -79,7 +89,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                     initdb(binaries, dir);
                 }
                 port = preferredPort > 0 ? preferredPort : freePort();
-                start(binaries, dir, port);
+                start(binaries, dir, port, serverSettings);
                 createDatabase(port);
             } else {
                 LOG.info("Attaching to the embedded PostgreSQL already running on port {} over {}", port, dir);
@@ -210,14 +220,19 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 "-E", "UTF-8", "--locale=C", "--no-instructions"));
     }
 
-    private static void start(Path binaries, Path dir, int port) {
+    private static void start(Path binaries, Path dir, int port, Map<String, String> extraSettings) {
         LOG.info("Starting the embedded PostgreSQL on 127.0.0.1:{} over {}", port, dir);
         // wal_level=minimal: a single-node embedded server has no replicas to feed, and it lets PostgreSQL skip
         // the WAL for tables created and filled in one transaction, as the padrón load builds its registry.
-        String options = "-p " + port + " -c listen_addresses=127.0.0.1 -c unix_socket_directories= "
-                + "-c max_connections=200 -c timezone=UTC -c wal_level=minimal -c max_wal_senders=0";
+        StringBuilder options = new StringBuilder("-p " + port + " -c listen_addresses=127.0.0.1 "
+                + "-c unix_socket_directories= -c max_connections=200 -c timezone=UTC -c wal_level=minimal "
+                + "-c max_wal_senders=0");
+        extraSettings.forEach((name, value) -> options.append(" -c ").append(name).append('=').append(value));
+        if (!extraSettings.isEmpty()) {
+            LOG.info("Extra settings for the embedded PostgreSQL: {}", extraSettings);
+        }
         Path log = dir.resolveSibling(dir.getFileName() + ".log");
-        run(binaries, List.of(pgBin(binaries, "pg_ctl"), "-D", dir.toString(), "-o", options,
+        run(binaries, List.of(pgBin(binaries, "pg_ctl"), "-D", dir.toString(), "-o", options.toString(),
                 "-l", log.toString(), "-w", "-t", "120", "start"));
     }
 

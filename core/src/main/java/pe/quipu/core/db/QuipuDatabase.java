@@ -28,7 +28,7 @@ public final class QuipuDatabase implements AutoCloseable {
             return new QuipuDatabase(settings.url(), settings.user(), settings.password(), null);
         }
         EmbeddedPostgresServer server = EmbeddedPostgresServer.acquire(
-                settings.embeddedDataDirectory(), settings.embeddedPort(), role);
+                settings.embeddedDataDirectory(), settings.embeddedPort(), settings.embeddedServerSettings(), role);
         return new QuipuDatabase(server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server);
     }
 

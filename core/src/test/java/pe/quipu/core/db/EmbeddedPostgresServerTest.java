@@ -70,6 +70,26 @@ class EmbeddedPostgresServerTest {
         }
     }
 
+    @Test
+    void a_server_it_starts_runs_with_the_extra_settings() throws Exception {
+        Path data = temp.resolve("postgres");
+        java.util.Map<String, String> settings = DatabaseSettings.parseServerSettings(
+                "shared_preload_libraries=pg_stat_statements  work_mem=7MB");
+        try (EmbeddedPostgresServer server = EmbeddedPostgresServer.acquire(data, 0, settings, "test")) {
+            assertThat(query(server.jdbcUrl(), "show shared_preload_libraries")).isEqualTo("pg_stat_statements");
+            assertThat(query(server.jdbcUrl(), "show work_mem")).isEqualTo("7MB");
+        }
+    }
+
+    @Test
+    void settings_that_could_reach_the_shell_are_refused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DatabaseSettings("", "", "", temp, 0,
+                java.util.Map.of("work_mem", "7MB;touch x"))).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DatabaseSettings.parseServerSettings("work_mem"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(DatabaseSettings.parseServerSettings(" ")).isEmpty();
+    }
+
     private static boolean accepts(int port) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
