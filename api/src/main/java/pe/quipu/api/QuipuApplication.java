@@ -35,7 +35,7 @@ import pe.quipu.api.metering.MeteringStore;
 import pe.quipu.api.metering.UsageMeter;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanTable;
-import pe.quipu.api.plans.SubscriptionSchedule;
+import pe.quipu.api.lifecycle.Periodic;
 import pe.quipu.api.plans.SubscriptionService;
 import pe.quipu.api.tasks.ApplySubscriptionsTask;
 import pe.quipu.api.tasks.CancelSubscriptionTask;
@@ -83,6 +83,7 @@ import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpSettings;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Set;
 
 /** Quipu's API. {@link #run} reads as the wiring diagram of the service. */
@@ -168,8 +169,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints).
         // Keys note their last use in memory; it is written in batches (and once more on stop).
         QuipuConfiguration.KeysConfig keysConfig = configuration.getKeys();
-        KeyLastUse keyLastUse = new KeyLastUse(jdbi, clock, keysConfig.getLastUsedFlushInterval().toJavaDuration());
-        environment.lifecycle().manage(keyLastUse);
+        KeyLastUse keyLastUse = new KeyLastUse(jdbi, clock);
+        Duration lastUseFlush = keysConfig.getLastUsedFlushInterval().toJavaDuration();
+        environment.lifecycle().manage(
+                Periodic.every("quipu-key-last-use", lastUseFlush, lastUseFlush, keyLastUse::flush).alsoOnStop());
         ApiKeyAuthenticator apiKeys = new ApiKeyAuthenticator(jdbi, clock, keyLastUse);
         // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
         NotificationListener notifications = new NotificationListener(database);
@@ -206,7 +209,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new AuthResource(accounts, bodies));
         environment.jersey().register(new JwksResource(accessTokens));
         // The audit log keeps 12 months; older rows are deleted daily.
-        environment.lifecycle().manage(new AuditRetention(jdbi, audit));
+        AuditRetention retention = new AuditRetention(jdbi, audit);
+        environment.lifecycle().manage(Periodic.every("quipu-audit-retention", AuditRetention.FIRST_DELAY,
+                AuditRetention.EVERY, retention::pruneAndLog));
 
         // API keys: the account holder's list, create, rotate, revoke.
         EventOutbox outbox = new EventOutbox(clock, json);
@@ -221,8 +226,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Subscriptions: operator plan changes and cancellations; renewals and due cancellations on a schedule.
         SubscriptionService subscriptions = new SubscriptionService(jdbi, clock, plans, audit,
                 new EventOutbox(clock, json), limits);
-        environment.lifecycle().manage(new SubscriptionSchedule(subscriptions,
-                configuration.getSubscriptions().getApplyInterval().toJavaDuration()));
+        Duration applyInterval = configuration.getSubscriptions().getApplyInterval().toJavaDuration();
+        environment.lifecycle().manage(Periodic.every("quipu-subscriptions", applyInterval, applyInterval,
+                subscriptions::applyDueChangesAndLog));
         new SetPlanTask(subscriptions, plans, json).addTo(environment.admin());
         new CancelSubscriptionTask(subscriptions, json).addTo(environment.admin());
         new ApplySubscriptionsTask(subscriptions, json).addTo(environment.admin());

@@ -1,6 +1,5 @@
 package pe.quipu.api.auth;
 
-import io.dropwizard.lifecycle.Managed;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,59 +8,35 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Each key's {@code lastUsedAt} without a write per request: an authentication only records the instant in
- * memory, and every {@code interval} one statement writes all the recorded instants (and once more on stop, so a
- * graceful shutdown loses none). The write never goes back in time ({@code greatest}), so instances flushing in
+ * memory, and {@link #flush} writes all the recorded instants in one statement; the application runs it every
+ * {@code keys.lastUsedFlushInterval} and once more on stop, so a graceful shutdown loses none. The write never goes back in time ({@code greatest}), so instances flushing in
  * any order agree. The {@code api_keys} trigger ignores {@code last_used_at}: a flush evicts no cached key.
  */
-public final class KeyLastUse implements Managed {
+public final class KeyLastUse {
 
     private static final Logger LOG = LoggerFactory.getLogger(KeyLastUse.class);
 
     private final Jdbi jdbi;
     private final Clock clock;
-    private final Duration interval;
     private final ConcurrentHashMap<UUID, Instant> pending = new ConcurrentHashMap<>();
-    private ScheduledExecutorService scheduler;
 
-    public KeyLastUse(Jdbi jdbi, Clock clock, Duration interval) {
+    public KeyLastUse(Jdbi jdbi, Clock clock) {
         this.jdbi = jdbi;
         this.clock = clock;
-        this.interval = interval;
     }
 
     /** The key authenticated a request now. */
     void record(UUID keyId) {
         pending.put(keyId, clock.instant().truncatedTo(ChronoUnit.MICROS)); // what PostgreSQL keeps
-    }
-
-    @Override
-    public void start() {
-        scheduler = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("quipu-key-last-use").factory());
-        scheduler.scheduleWithFixedDelay(this::flushQuietly, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stop() throws InterruptedException {
-        if (scheduler != null) {
-            scheduler.shutdown();
-            scheduler.awaitTermination(10, TimeUnit.SECONDS);
-        }
-        flushQuietly();
     }
 
     /**
@@ -102,12 +77,4 @@ public final class KeyLastUse implements Managed {
         }
     }
 
-    private void flushQuietly() {
-        try {
-            flush();
-        } catch (Exception e) {
-            // Kept in memory and tried again at the next flush; an exception would end the schedule.
-            LOG.warn("Could not write the keys' last use ({} keys pending): {}", pending.size(), e.getMessage());
-        }
-    }
 }

@@ -28,6 +28,8 @@ import java.util.UUID;
  */
 public final class SubscriptionService {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SubscriptionService.class);
+
     public static final String UPDATED = "subscription.updated";
     public static final String CANCELED = "subscription.canceled";
     /** Changes nobody asked for at that moment: a renewal, or a cancellation taking effect at the period's end. */
@@ -141,6 +143,14 @@ public final class SubscriptionService {
         });
         limits.evict(cancellation.canceled().accountId());
         return cancellation;
+    }
+
+    /** {@link #applyDueChanges()}, saying in the log what changed; the application runs it on a schedule. */
+    public void applyDueChangesAndLog() {
+        Applied applied = applyDueChanges();
+        if (applied.renewed() + applied.canceled() > 0) {
+            LOG.info("Subscriptions: {} renewed, {} canceled", applied.renewed(), applied.canceled());
+        }
     }
 
     /**

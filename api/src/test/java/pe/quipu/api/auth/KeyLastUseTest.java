@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
+import pe.quipu.api.lifecycle.Periodic;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -22,19 +23,22 @@ class KeyLastUseTest {
 
     private final TestQuipu quipu = TestQuipu.get();
     private final MutableClock clock = new MutableClock(TestQuipu.START.plus(Duration.ofDays(3)));
-    private final KeyLastUse lastUse = new KeyLastUse(Jdbi.create(quipu::connection), clock, Duration.ofHours(1));
+    private final KeyLastUse lastUse = new KeyLastUse(Jdbi.create(quipu::connection), clock);
+    /** As the application schedules it: every hour here, so only the stop writes. */
+    private final Periodic schedule = Periodic.every("test-key-last-use", Duration.ofHours(1), Duration.ofHours(1),
+            lastUse::flush).alsoOnStop();
 
     @Test
     void stopping_writes_what_was_noted_in_one_batch() throws Exception {
         UUID a = keyId(quipu.newKey(Scope.RUC_READ));
         UUID b = keyId(quipu.newKey(Scope.RUC_READ));
-        lastUse.start();
+        schedule.start();
         lastUse.record(a);
         clock.advance(Duration.ofSeconds(7));
         lastUse.record(b);
         assertThat(lastUsedAt(a)).isNull(); // nothing is written per use
 
-        lastUse.stop();
+        schedule.stop();
 
         assertThat(lastUsedAt(a)).isEqualTo(clock.instant().minusSeconds(7));
         assertThat(lastUsedAt(b)).isEqualTo(clock.instant());
