@@ -37,11 +37,10 @@ for tool in wrk psql curl awk; do
   command -v "$tool" >/dev/null 2>&1 || {
     echo "bench: $tool is missing (Debian: apt-get install wrk postgresql-client curl)" >&2; exit 2; }
 done
-. "$REPO/.mvn/jdk.sh"
-quipu_select_jdk >/dev/null || exit 2
-JAVA="$JAVA_HOME/bin/java"
+. "$REPO/bench/common.sh"
+bench_java
 API_JAR="$REPO/api/target/quipu-api.jar"
-[ -f "$API_JAR" ] || { echo "bench: $API_JAR is missing; run ./mvnw -q -B -DskipTests package first" >&2; exit 2; }
+bench_require_jars "$API_JAR"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/quipu-bench-metering.XXXXXX")
 export QUIPU_DATA_DIR="$WORK/data" QUIPU_PORT=$API_PORT QUIPU_ADMIN_PORT=$ADMIN_PORT QUIPU_EMBEDDED_DB_PORT=$DB_PORT
@@ -60,18 +59,11 @@ stop_api() {
 
 cleanup() {
   stop_api
-  local pidfile="$QUIPU_DATA_DIR/postgres/postmaster.pid"
-  if [ -f "$pidfile" ]; then
-    local pg
-    pg=$(head -n 1 "$pidfile")
-    kill -INT "$pg" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pg" 2>/dev/null || break; sleep 0.2; done
-  fi
+  bench_stop_leftover_server
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-sql() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $DB_PORT -U postgres quipu "$@"; }
 
 start_api() { # $1: log name; the environment says whether metering is on
   "$JAVA" -jar "$API_JAR" server config.yml > "$WORK/$1.log" 2>&1 &
@@ -136,7 +128,7 @@ read -r REQ_OFF BAD_OFF RPS_OFF < <(load "$SECONDS_RUN" "$WORK/unmetered.txt")
 stop_api
 echo "metering off: $REQ_OFF requests in ${SECONDS_RUN} s, $RPS_OFF requests/s, $BAD_OFF answers other than 2xx/3xx"
 
-RATIO=$(awk -v a="$RPS_ON" -v b="$RPS_OFF" 'BEGIN { printf "%.2f", a / b }')
+RATIO=$(ratio "$RPS_ON" "$RPS_OFF")
 PER_REQUEST=$(awk -v m="$METER_CALLS" -v r="$REQ_ON" 'BEGIN { printf "%.5f", m / r }')
 echo
 echo "throughput, metering on / off:     $RPS_ON / $RPS_OFF requests/s = $RATIO (target >= 0.90)"

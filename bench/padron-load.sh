@@ -30,14 +30,11 @@ fi
 for tool in curl unzip iconv awk; do
   command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is missing" >&2; exit 2; }
 done
-. "$REPO/.mvn/jdk.sh"
-quipu_select_jdk >/dev/null || exit 2
-JAVA="$JAVA_HOME/bin/java"
+. "$REPO/bench/common.sh"
+bench_java
 API_JAR="$REPO/api/target/quipu-api.jar"
 ETL_JAR="$REPO/etl/target/quipu-etl.jar"
-for jar in "$API_JAR" "$ETL_JAR"; do
-  [ -f "$jar" ] || { echo "bench: $jar is missing; run ./mvnw -q -B -DskipTests package first" >&2; exit 2; }
-done
+bench_require_jars "$API_JAR" "$ETL_JAR"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/quipu-bench.XXXXXX")
 export QUIPU_DATA_DIR="$WORK/data" QUIPU_PORT=$API_PORT QUIPU_ADMIN_PORT=$ADMIN_PORT QUIPU_EMBEDDED_DB_PORT=$DB_PORT
@@ -51,22 +48,11 @@ cleanup() {
     kill "$API_PID" 2>/dev/null || true
     wait "$API_PID" 2>/dev/null || true
   fi
-  # The API stops the embedded server it started; a leftover one is stopped by its own pid file.
-  local pidfile="$QUIPU_DATA_DIR/postgres/postmaster.pid"
-  if [ -f "$pidfile" ]; then
-    local pg
-    pg=$(head -n 1 "$pidfile")
-    kill -INT "$pg" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$pg" 2>/dev/null || break; sleep 0.2; done
-  fi
+  bench_stop_leftover_server
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-sql() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p $DB_PORT -U postgres quipu "$@"; }
 
 cd "$REPO"
 echo "bench: $ROWS rows, work folder $WORK, $(nproc) CPUs, $("$JAVA" -version 2>&1 | head -n 1)"
