@@ -240,6 +240,43 @@ class EtlPadronTest {
     }
 
     @Test
+    void a_file_much_smaller_than_the_registry_in_service_is_refused_as_truncated_unless_allowed() throws Exception {
+        Path full = dir.resolve("full.txt");
+        PadronGenerator.write(full, 2_000, 5);
+        try {
+            assertThat(quipu.etlKeeping(0.9, "padron", "--file", full.toString()).exitCode()).isZero();
+            // The same file cut after its first 1,000 records, at a line end: every line in it is well formed.
+            byte[] bytes = Files.readAllBytes(full);
+            int end = 0;
+            for (int newlines = 0; newlines < 1_001; end++) { // the header and 1,000 records
+                if (bytes[end] == '\n') {
+                    newlines++;
+                }
+            }
+            Path cut = txt("cut.txt", java.util.Arrays.copyOf(bytes, end));
+
+            TestQuipu.EtlRun run = quipu.etlKeeping(0.9, "padron", "--file", cut.toString());
+
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertThat(run.stdout()).startsWith("padron failed: read 1000, written 0, rejected 0,")
+                    .contains("50.0 % of the 2000 in service").contains("truncated");
+            assertThat(quipu.etlEvents(run.runId())).extracting(e -> e.path("type").asText())
+                    .containsExactly("etl.run.started", "etl.run.failed");
+            assertThat(count("select count(*) from ruc_registry")).isEqualTo(2_000);
+            List<String> lines = new String(bytes, StandardCharsets.ISO_8859_1).lines().toList();
+            String lastRuc = lines.getLast().substring(0, 11); // beyond the cut
+            assertThat(quipu.get("/v1/ruc/" + lastRuc, key).statusCode()).isEqualTo(200);
+            assertThat(count("select count(*) from pg_tables where tablename like 'ruc_registry_%'")).isZero();
+
+            // On purpose (the check off): the smaller file replaces the registry.
+            assertThat(quipu.etlKeeping(0, "padron", "--file", cut.toString()).exitCode()).isZero();
+            assertThat(count("select count(*) from ruc_registry")).isEqualTo(1_000);
+        } finally {
+            restoreSample();
+        }
+    }
+
+    @Test
     void readers_see_the_old_registry_then_the_new_one_and_never_an_error_or_a_gap() throws Exception {
         restoreSample();
         ByteArrayOutputStream file = new ByteArrayOutputStream();

@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  * What the ETL reads from config.yml, the API's own file: the database, BCRP, and the {@code etl:} section.
  * {@code ${NAME:-default}} takes the environment variable, as in the API.
  */
-public record EtlSettings(DatabaseSettings database, BcrpSettings bcrp, double maxRejectedShare) {
+public record EtlSettings(DatabaseSettings database, BcrpSettings bcrp, double maxRejectedShare,
+                          double minRetainedShare) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
@@ -38,7 +39,8 @@ public record EtlSettings(DatabaseSettings database, BcrpSettings bcrp, double m
                 duration(text(b, "attemptTimeout", "1400ms")), b.path("maxAttempts").asInt(3),
                 duration(text(b, "retryWait", "200ms")));
         double maxRejectedShare = root.path("etl").path("maxRejectedShare").asDouble(0.001);
-        return new EtlSettings(database, bcrp, maxRejectedShare);
+        double minRetainedShare = root.path("etl").path("minRetainedShare").asDouble(0.9);
+        return new EtlSettings(database, bcrp, maxRejectedShare, minRetainedShare);
     }
 
     private static String text(JsonNode node, String field, String fallback) {

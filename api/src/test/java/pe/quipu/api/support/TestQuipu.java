@@ -473,7 +473,16 @@ public final class TestQuipu {
      * Runs {@code java -jar quipu-etl.jar <args…> config.yml} in this JVM, on the app's embedded database (the
      * ETL attaches to the server the app started) and the BCRP stand-in, with the test clock.
      */
+    /**
+     * Runs the ETL in this JVM on the test database. The check against truncated padrón files is off, since test
+     * classes load registries of every size one after another; {@link #etlKeeping} turns it on.
+     */
     public EtlRun etl(String... args) {
+        return etlKeeping(0, args);
+    }
+
+    /** {@link #etl}, refusing a padrón with fewer records than {@code minRetainedShare} of the registry in service. */
+    public EtlRun etlKeeping(double minRetainedShare, String... args) {
         try {
             Path config = Files.createTempFile("quipu-etl-", ".yml");
             Files.writeString(config, """
@@ -486,7 +495,8 @@ public final class TestQuipu {
                       retryWait: 200ms
                     etl:
                       maxRejectedShare: 0.001
-                    """.formatted(dataDirectory, bcrp.baseUrl()));
+                      minRetainedShare: %s
+                    """.formatted(dataDirectory, bcrp.baseUrl(), minRetainedShare));
             String[] full = java.util.Arrays.copyOf(args, args.length + 1);
             full[args.length] = config.toString();
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();

@@ -27,9 +27,12 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code padron --file PATH | --url URL}: SUNAT's padrón reducido replaces the RUC registry.
@@ -39,8 +42,9 @@ import java.util.List;
  *   first for --url) through the parser into an unlogged staging table with COPY. Counts: read = data lines,
  *   rejected (filter) = malformed lines plus earlier lines of a RUC met twice. The first rejected lines are
  *   logged and kept in the step's execution context ({@code rejected.sample}).</li>
- *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare} (the
- *   registry in service stays), otherwise builds the new registry with change detection, indexes it and swaps
+ *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare}, or when
+ *   it holds fewer records than {@code etl.minRetainedShare} of the registry in service (the registry in service
+ *   stays), otherwise builds the new registry with change detection, indexes it and swaps
  *   it in, in one transaction. Written = rows of the new registry.</li>
  * </ol>
  * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays.
@@ -81,6 +85,8 @@ public class PadronJob {
                             StepExecution staged = step.getJobExecution().getStepExecutions().stream()
                                     .filter(s -> s.getStepName().equals("stage")).findFirst().orElseThrow();
                             refuseOverThreshold(staged, settings.maxRejectedShare(), dataSource);
+                            refuseShrinking(staged.getExecutionContext().getLong("staged"),
+                                    settings.minRetainedShare(), dataSource);
                             Cancellation.check(step, "before publishing");
                             RegistryPublisher.Published published =
                                     new RegistryPublisher(dataSource).publish(clock.instant());
@@ -128,6 +134,30 @@ public class PadronJob {
             dropStage(dataSource);
             throw overThreshold;
         }
+    }
+
+    /**
+     * A file that parses cleanly but stops early (a truncated download, a half-written export) would otherwise
+     * replace the registry with part of it, and lookups of every RUC after the cut would answer 404. The padrón
+     * changes by well under 1 % a day, so a file much smaller than the registry a previous run put in service is
+     * refused: fewer than {@code etl.minRetainedShare} of its records (0 turns the check off).
+     */
+    private static void refuseShrinking(long staged, double minShare, DataSource dataSource) throws Exception {
+        long inService;
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement query = c.prepareStatement("select rows from dataset_loads where dataset = 'padron'");
+             ResultSet rs = query.executeQuery()) {
+            inService = rs.next() ? rs.getLong(1) : 0;
+        }
+        if (inService == 0 || staged >= minShare * inService) {
+            return;
+        }
+        dropStage(dataSource);
+        throw new IllegalStateException(String.format(Locale.ROOT,
+                "the file holds %d records, %.1f %% of the %d in service, under the %.1f %% a padrón must keep"
+                        + " (etl.minRetainedShare): is it truncated? The registry in service is unchanged; to"
+                        + " replace it with a smaller file on purpose, run with QUIPU_ETL_MIN_RETAINED_SHARE=0",
+                staged, 100.0 * staged / inService, inService, 100.0 * minShare));
     }
 
     private static void dropStage(DataSource dataSource) throws Exception {
