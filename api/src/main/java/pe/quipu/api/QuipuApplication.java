@@ -16,7 +16,9 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.StatementExceptions;
 import pe.quipu.api.accounts.AccountService;
+import pe.quipu.api.accounts.SessionCleanup;
 import pe.quipu.api.accounts.LoginThrottle;
 import pe.quipu.api.accounts.Profiles;
 import pe.quipu.api.auth.AccessTokens;
@@ -160,6 +162,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 configuration.getDatabase().getMaxConnections());
         // JdbiFactory also registers the "database" health check, running the pool's validation query.
         Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "database");
+        // Jdbi's exception messages quote the statement's bound values by default (emails, password hashes, key
+        // hashes); an unexpected failure is logged with its message, so they must not be in it.
+        jdbi.getConfig(StatementExceptions.class).setMessageRendering(StatementExceptions.MessageRendering.NONE);
 
         // Errors: Problem Details everywhere, from Jersey and from Jetty.
         environment.jersey().register(new ProblemExceptionMapper());
@@ -179,7 +184,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         KeyChangeListener.register(notifications, apiKeys);
         QuipuConfiguration.AuthConfig auth = configuration.getAuth();
         TokenDenylist denylist = new TokenDenylist(jdbi, clock);
-        notifications.on(TokenDenylist.CHANNEL, payload -> denylist.reload(), denylist::reload);
+        notifications.on(TokenDenylist.CHANNEL, denylist::onNotification, denylist::reload);
         AccessTokens accessTokens = new AccessTokens(
                 SigningKey.load(auth.getSigningKeyFile(), auth.getDevelopmentSigningKeyFile(), configuration.isProduction()),
                 auth.getIssuer(), auth.getAccessTokenLifetime().toJavaDuration(), clock, denylist);
@@ -207,6 +212,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
                 loginThrottle, denylist);
         environment.jersey().register(new AuthResource(accounts, bodies));
+        // Expired refresh tokens, ended sessions and expired denylist rows are deleted daily.
+        SessionCleanup sessionCleanup = new SessionCleanup(jdbi, clock);
+        environment.lifecycle().manage(Periodic.every("quipu-session-cleanup", SessionCleanup.FIRST_DELAY,
+                SessionCleanup.EVERY, sessionCleanup::runAndLog));
         environment.jersey().register(new JwksResource(accessTokens));
         // The audit log keeps 12 months; older rows are deleted daily.
         AuditRetention retention = new AuditRetention(jdbi, audit);

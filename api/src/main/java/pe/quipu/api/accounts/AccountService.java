@@ -30,6 +30,8 @@ import java.util.UUID;
 public final class AccountService {
 
     private static final String UNIQUE_VIOLATION = "23505";
+    /** More than enough for a token to be signed after its refresh commits, even across a long GC pause. */
+    private static final Duration ISSUE_MARGIN = Duration.ofMinutes(1);
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -57,6 +59,10 @@ public final class AccountService {
 
     /** A new account on the free plan; 409 {@code conflict} when the email is taken (compared case-insensitively). */
     public Account signup(String email, String password, String nombre, AuditLog.Origin origin) {
+        throttle.refuseSignup(origin.ip()).ifPresent(retryAfter -> {
+            throw ApiProblem.of(ProblemType.RATE_LIMITED, "Too many attempts from this address; try again in "
+                    + retryAfter + " seconds").withHeader("Retry-After", Long.toString(retryAfter));
+        });
         String hash = passwords.hash(password);
         UUID id = UUID.randomUUID();
         // PostgreSQL keeps microseconds: the answer shows createdAt as GET /v1/me will.
@@ -210,7 +216,7 @@ public final class AccountService {
                     .bind("session", caller.sessionId()).bind("account", caller.accountId())
                     .execute();
             deny(h, "jti", caller.jti(), caller.expiresAt());
-            deny(h, "sid", caller.sessionId().toString(), now.plus(accessLifetime));
+            deny(h, "sid", caller.sessionId().toString(), sessionDenialEnd());
             // Denylist rows past their expiry protect nothing (the tokens fail on exp): a logout tidies them up.
             h.createUpdate("delete from token_denylist where expires_at <= :now")
                     .bind("now", Timestamp.from(now))
@@ -229,8 +235,16 @@ public final class AccountService {
         h.createUpdate("delete from refresh_tokens where session_id = :session")
                 .bind("session", sessionId)
                 .execute();
-        // Every access token of the session was issued before now, so none outlives now + their lifetime.
-        deny(h, "sid", sessionId.toString(), now.plus(accessLifetime));
+        deny(h, "sid", sessionId.toString(), sessionDenialEnd());
+    }
+
+    /**
+     * Until when a revoked session's access tokens must be refused. Read once the session row is locked: a refresh
+     * that held the lock has committed, and it issues its access token just after its commit, so the token expires
+     * within a lifetime of now, plus the moments between that commit and the signing (ISSUE_MARGIN).
+     */
+    private Instant sessionDenialEnd() {
+        return clock.instant().plus(accessLifetime).plus(ISSUE_MARGIN);
     }
 
     /** A denylist row; its insert notifies every instance (004-token-denylist). */

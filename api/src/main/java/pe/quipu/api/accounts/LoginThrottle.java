@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -89,6 +90,15 @@ public final class LoginThrottle {
             return new Admission.Throttled(seconds(byEmail.getNanosToWaitForRefill()));
         }
         return new Admission.Admitted(emailKey);
+    }
+
+    /**
+     * Counts one signup from {@code address} against the same per-address allowance as logins: a signup costs an
+     * Argon2 hash too, and creates an account.
+     */
+    public Optional<Long> refuseSignup(String address) {
+        ConsumptionProbe byAddress = bucket(addresses, addressKey(address), perAddress).tryConsumeAndReturnRemaining(1);
+        return byAddress.isConsumed() ? Optional.empty() : Optional.of(seconds(byAddress.getNanosToWaitForRefill()));
     }
 
     /** The password was right: the failure reserved by {@link #admit} is given back. */

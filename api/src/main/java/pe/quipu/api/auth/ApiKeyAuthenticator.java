@@ -49,13 +49,12 @@ public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPr
         }
         byte[] hash = ApiKeySecret.hashOf(credentials);
         String cacheKey = HexFormat.of().formatHex(hash);
-        ApiKeyPrincipal principal = cache.getIfPresent(cacheKey);
+        // Loaded inside the cache's own computation, never read-then-put: an eviction arriving while the row is read
+        // waits for the load and then removes its result, so a key revoked meanwhile cannot stay cached. A key not
+        // found (or not usable) is not cached.
+        ApiKeyPrincipal principal = cache.get(cacheKey, k -> load(hash).orElse(null));
         if (principal == null) {
-            principal = load(hash).orElse(null);
-            if (principal == null) {
-                return Optional.empty();
-            }
-            cache.put(cacheKey, principal);
+            return Optional.empty();
         }
         if (!principal.usableAt(clock.instant())) {
             cache.invalidate(cacheKey);

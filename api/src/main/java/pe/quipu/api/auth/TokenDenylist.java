@@ -42,8 +42,26 @@ public final class TokenDenylist implements Managed {
         reload();
     }
 
-    /** Rereads every unexpired row: at start, on each notification, and when notifications may have been missed. */
-    public void reload() {
+    /**
+     * A notification names the new row ({@code jti:<value>} or {@code sid:<value>}): it is refused at once, even if
+     * the reread that follows fails, and the reread drops what has expired.
+     */
+    public void onNotification(String payload) {
+        if (payload.startsWith("jti:") || payload.startsWith("sid:")) {
+            synchronized (this) {
+                Set<String> more = new HashSet<>(denied);
+                more.add(payload);
+                denied = Set.copyOf(more);
+            }
+        }
+        reload();
+    }
+
+    /**
+     * Rereads every unexpired row: at start, on each notification, and when notifications may have been missed.
+     * One reread at a time, so an older snapshot never replaces a newer one.
+     */
+    public synchronized void reload() {
         OffsetDateTime now = OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
         Set<String> rows = jdbi.withHandle(h -> h.createQuery(
                         "select kind || ':' || value from token_denylist where expires_at > :now")

@@ -32,6 +32,20 @@ class LoginThrottleTest {
     }
 
     @Test
+    void signups_share_the_address_allowance_with_logins() {
+        for (int i = 0; i < 20; i++) {
+            assertThat(throttle.refuseSignup("203.0.113.9")).isEmpty();
+        }
+        for (int i = 0; i < 10; i++) {
+            assertThat(throttle.admit("user" + i + "@quipu.test", "203.0.113.9"))
+                    .isInstanceOf(LoginThrottle.Admission.Admitted.class);
+        }
+        assertThat(throttle.refuseSignup("203.0.113.9")).contains(2L);
+        assertThat(throttle.admit("late@quipu.test", "203.0.113.9")).isInstanceOf(LoginThrottle.Admission.Throttled.class);
+        assertThat(throttle.refuseSignup("203.0.113.10")).isEmpty();
+    }
+
+    @Test
     void successful_logins_count_against_the_address_too() {
         for (int i = 0; i < 30; i++) {
             LoginThrottle.Admission admission = throttle.admit("same@quipu.test", "198.51.100.1");
