@@ -182,10 +182,7 @@ public final class AccountService {
             h.createUpdate("update refresh_tokens set used_at = :now where token_hash = :hash")
                     .bind("now", Timestamp.from(now)).bind("hash", hash)
                     .execute();
-            // Spent tokens are kept until they expire, so that a replay is recognised; expired ones can go.
-            h.createUpdate("delete from refresh_tokens where session_id = :session and expires_at <= :now")
-                    .bind("session", token.sessionId()).bind("now", Timestamp.from(now))
-                    .execute();
+            // Spent tokens are kept until they expire, so that a replay is recognised (SessionCleanup deletes them).
             insertRefreshToken(h, token.sessionId(), next, now);
             return new Refreshed.Rotated(token.accountId(), token.sessionId());
         });
@@ -210,17 +207,12 @@ public final class AccountService {
      * {@code jti}) and every other access token of the session (by {@code sid}) are denylisted on every instance.
      */
     public void logout(SessionPrincipal caller, AuditLog.Origin origin) {
-        Instant now = clock.instant();
         inTransaction(h -> {
             h.createUpdate("delete from sessions where id = :session and account_id = :account")
                     .bind("session", caller.sessionId()).bind("account", caller.accountId())
                     .execute();
             deny(h, "jti", caller.jti(), caller.expiresAt());
             deny(h, "sid", caller.sessionId().toString(), sessionDenialEnd());
-            // Denylist rows past their expiry protect nothing (the tokens fail on exp): a logout tidies them up.
-            h.createUpdate("delete from token_denylist where expires_at <= :now")
-                    .bind("now", Timestamp.from(now))
-                    .execute();
             audit.record(h.getConnection(), caller.accountId(), "logout", origin,
                     Map.of("sessionId", caller.sessionId().toString()));
         });
