@@ -8,7 +8,7 @@
 # In a temporary folder (QUIPU_DATA_DIR), on the embedded PostgreSQL the API starts, with pg_stat_statements
 # preloaded (QUIPU_EMBEDDED_DB_SETTINGS, config.yml's database.embeddedServerSettings):
 #   1. starts the API from api/target/quipu-api.jar (metering on), loads the padrón sample (sample-padron),
-#      creates a key (create-key) and lifts its account's limits so that they never bind (psql);
+#      creates a key (create-key) and lifts its account's limits so that they never bind (the set-plan task);
 #   2. warms the JVM up with WARMUP s (default 15) of the same lookups, resets pg_stat_statements, runs wrk on
 #      GET /v1/ruc/20100227461 for SECONDS, and reads pg_stat_statements;
 #   3. stops the API gracefully (which flushes its counts: usage_counters then holds every lookup it answered),
@@ -102,8 +102,8 @@ start_api api-metered
 "$JAVA" -jar "$API_JAR" sample-padron config.yml 2>/dev/null
 KEY=$("$JAVA" -jar "$API_JAR" create-key --email "$EMAIL" --scopes ruc:read config.yml 2>/dev/null | tail -n 1)
 # Limits that never bind: the benchmark measures the cost of counting, not refusals.
-sql -c "update subscriptions s set plan = 'enterprise', monthly_quota = 1000000000000, rate_limit_rpm = 2000000000
-          from accounts a where a.id = s.account_id and a.email = '$EMAIL' and s.ended_at is null"
+curl -fsS -o /dev/null -X POST \
+  "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=$EMAIL&plan=enterprise&monthlyQuota=1000000000000&rateLimitRpm=2000000000"
 sql -c "create extension if not exists pg_stat_statements"
 ACCOUNT=$(sql -c "select id from accounts where email = '$EMAIL'")
 
