@@ -242,18 +242,8 @@ class SessionsTest {
         }
     }
 
-    private List<String> auditActions(UUID accountId) throws SQLException {
-        List<String> actions = new ArrayList<>();
-        try (Connection c = quipu.connection();
-             PreparedStatement q = c.prepareStatement("select action from audit_log where account_id = ? order by id")) {
-            q.setObject(1, accountId);
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    actions.add(rs.getString(1));
-                }
-            }
-        }
-        return actions;
+    private List<String> auditActions(UUID accountId) {
+        return quipu.texts("select action from audit_log where account_id = ? order by id", accountId);
     }
 
     /** The one value of a one-row query, as text. */

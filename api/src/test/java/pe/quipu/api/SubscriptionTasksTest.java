@@ -498,23 +498,8 @@ class SubscriptionTasksTest {
         return query(sql, accountId, rs -> rs.getLong(1)).getFirst();
     }
 
-    private interface RowReader<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, UUID accountId, RowReader<T> reader) {
-        try (Connection c = quipu.connection(); PreparedStatement q = c.prepareStatement(sql)) {
-            q.setObject(1, accountId);
-            try (ResultSet rs = q.executeQuery()) {
-                List<T> rows = new ArrayList<>();
-                while (rs.next()) {
-                    rows.add(reader.read(rs));
-                }
-                return rows;
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+    private <T> List<T> query(String sql, UUID accountId, TestQuipu.RowReader<T> reader) {
+        return quipu.rows(sql, reader, accountId);
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {

@@ -5,9 +5,6 @@ import org.junit.jupiter.api.Test;
 import pe.quipu.api.support.MutableClock;
 import pe.quipu.api.support.TestQuipu;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -54,36 +51,17 @@ class SessionCleanupTest {
         }
     }
 
-    private UUID sessionOf(UUID accountId) throws Exception {
-        try (Connection c = quipu.connection();
-             PreparedStatement q = c.prepareStatement("select id from sessions where account_id = ?")) {
-            q.setObject(1, accountId);
-            try (ResultSet rs = q.executeQuery()) {
-                assertThat(rs.next()).isTrue();
-                return rs.getObject(1, UUID.class);
-            }
-        }
+    private UUID sessionOf(UUID accountId) {
+        return UUID.fromString(quipu.texts("select id from sessions where account_id = ?", accountId).getFirst());
     }
 
     /** The session id a logout denylisted, read from its audit row. */
-    private String sessionOfLogout(TestQuipu.Session session) throws Exception {
-        try (Connection c = quipu.connection(); PreparedStatement q = c.prepareStatement(
-                "select details->>'sessionId' from audit_log where account_id = ? and action = 'logout'")) {
-            q.setObject(1, session.accountId());
-            try (ResultSet rs = q.executeQuery()) {
-                assertThat(rs.next()).isTrue();
-                return rs.getString(1);
-            }
-        }
+    private String sessionOfLogout(TestQuipu.Session session) {
+        return quipu.texts("select details->>'sessionId' from audit_log where account_id = ? and action = 'logout'",
+                session.accountId()).getFirst();
     }
 
-    private long count(String sql, Object value) throws Exception {
-        try (Connection c = quipu.connection(); PreparedStatement q = c.prepareStatement(sql)) {
-            q.setObject(1, value instanceof UUID ? value : value.toString());
-            try (ResultSet rs = q.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+    private long count(String sql, Object value) {
+        return Long.parseLong(quipu.texts(sql, value instanceof UUID ? value : value.toString()).getFirst());
     }
 }

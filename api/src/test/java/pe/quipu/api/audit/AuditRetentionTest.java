@@ -56,17 +56,7 @@ class AuditRetentionTest {
         }
     }
 
-    private List<String> actions(UUID account) throws Exception {
-        List<String> actions = new ArrayList<>();
-        try (Connection c = quipu.connection();
-             PreparedStatement q = c.prepareStatement("select action from audit_log where account_id = ? order by at")) {
-            q.setObject(1, account);
-            try (ResultSet rs = q.executeQuery()) {
-                while (rs.next()) {
-                    actions.add(rs.getString(1));
-                }
-            }
-        }
-        return actions;
+    private List<String> actions(UUID account) {
+        return quipu.texts("select action from audit_log where account_id = ? order by at", account);
     }
 }

@@ -383,6 +383,37 @@ public final class TestQuipu {
                 tokens.get("refreshToken").asText());
     }
 
+    /** Reads one row of a query's result. */
+    @FunctionalInterface
+    public interface RowReader<T> {
+        T read(java.sql.ResultSet rs) throws SQLException;
+    }
+
+    /** Every row of {@code sql} run with {@code parameters} (an {@link Instant} is bound as a timestamptz). */
+    public <T> List<T> rows(String sql, RowReader<T> reader, Object... parameters) {
+        try (Connection c = connection(); java.sql.PreparedStatement q = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                Object p = parameters[i] instanceof Instant instant
+                        ? java.time.OffsetDateTime.ofInstant(instant, java.time.ZoneOffset.UTC) : parameters[i];
+                q.setObject(i + 1, p);
+            }
+            try (java.sql.ResultSet rs = q.executeQuery()) {
+                List<T> rows = new java.util.ArrayList<>();
+                while (rs.next()) {
+                    rows.add(reader.read(rs));
+                }
+                return rows;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The first column of every row of {@code sql}, as text. */
+    public List<String> texts(String sql, Object... parameters) {
+        return rows(sql, rs -> rs.getString(1), parameters);
+    }
+
     public HttpResponse<String> get(String pathAndQuery, String key, String... headers) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri(pathAndQuery)).GET();
         return send(builder, key, headers);
