@@ -204,6 +204,10 @@ public final class KeyIssuer {
         return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
+    /**
+     * {@code {keyId, name, prefix, scopes}}: the data of the key.* events and what an audit row says of a key,
+     * never its secret (a mutable map: callers may add to it).
+     */
     private static Map<String, Object> eventData(UUID keyId, String name, String prefix, List<String> scopes) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("keyId", keyId.toString());
@@ -213,31 +217,21 @@ public final class KeyIssuer {
         return data;
     }
 
-    /** What an audit row says of a key: never its secret. */
-    private static Map<String, Object> keyDetails(UUID keyId, String prefix, String name, List<String> scopes) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("keyId", keyId.toString());
-        details.put("prefix", prefix);
-        details.put("name", name);
-        details.put("scopes", scopes);
-        return details;
-    }
-
     /** A freshly issued key: the only object that holds its secret. */
     public record IssuedKey(UUID id, UUID accountId, String name, ApiKeySecret secret, List<String> scopes,
                             Instant createdAt) {
-        /** {@code {keyId, prefix, name, scopes}} for the audit log (a mutable map: callers may add to it). */
+        /** {@code {keyId, name, prefix, scopes}} for the audit log (a mutable map: callers may add to it). */
         public Map<String, Object> auditDetails() {
-            return keyDetails(id, secret.displayPrefix(), name, scopes);
+            return eventData(id, name, secret.displayPrefix(), scopes);
         }
     }
 
     /** A key just revoked; {@code keyHash} lets the revoking instance forget it at once. */
     public record RevokedKey(UUID id, UUID accountId, String name, String prefix, List<String> scopes,
                              byte[] keyHash, Instant revokedAt) {
-        /** {@code {keyId, prefix, name, scopes}} for the audit log. */
+        /** {@code {keyId, name, prefix, scopes}} for the audit log. */
         public Map<String, Object> auditDetails() {
-            return keyDetails(id, prefix, name, scopes);
+            return eventData(id, name, prefix, scopes);
         }
     }
 
