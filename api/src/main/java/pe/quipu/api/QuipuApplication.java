@@ -1,6 +1,6 @@
 package pe.quipu.api;
 
-import pe.quipu.core.db.SchemaMigrations;
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.auth.AuthDynamicFeature;
@@ -16,73 +16,80 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.StatementExceptions;
+import pe.quipu.api.accounts.AccessTokens;
 import pe.quipu.api.accounts.AccountService;
-import pe.quipu.api.accounts.SessionCleanup;
+import pe.quipu.api.accounts.AuthResource;
+import pe.quipu.api.accounts.AuthSettings;
+import pe.quipu.api.accounts.GenerateSigningKeyCommand;
+import pe.quipu.api.accounts.GrantAdminTask;
+import pe.quipu.api.accounts.JwksResource;
 import pe.quipu.api.accounts.LoginThrottle;
+import pe.quipu.api.accounts.LoginThrottleSettings;
+import pe.quipu.api.accounts.MeResource;
+import pe.quipu.api.accounts.PasswordHasher;
 import pe.quipu.api.accounts.Profiles;
-import pe.quipu.api.auth.AccessTokens;
-import pe.quipu.api.auth.ApiKeyAuthenticator;
+import pe.quipu.api.accounts.SessionCleanup;
+import pe.quipu.api.accounts.SigningKey;
+import pe.quipu.api.accounts.TokenDenylist;
+import pe.quipu.api.audit.AuditLog;
+import pe.quipu.api.audit.AuditRetention;
+import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.BearerAuthenticator;
 import pe.quipu.api.auth.QuipuPrincipal;
+import pe.quipu.api.auth.ScopeFeature;
 import pe.quipu.api.auth.SessionFeature;
 import pe.quipu.api.auth.SessionPrincipal;
-import pe.quipu.api.auth.SigningKey;
-import pe.quipu.api.auth.TokenDenylist;
-import pe.quipu.api.cli.GenerateSigningKeyCommand;
-import com.codahale.metrics.MetricRegistry;
-import pe.quipu.api.metering.MeterSync;
-import pe.quipu.api.metering.MeteringFeature;
-import pe.quipu.api.metering.MeteringStore;
-import pe.quipu.api.metering.UsageMeter;
-import pe.quipu.api.plans.AccountLimitsCache;
-import pe.quipu.api.plans.PlanTable;
-import pe.quipu.api.lifecycle.Periodic;
-import pe.quipu.api.plans.SubscriptionService;
-import pe.quipu.api.tasks.ApplySubscriptionsTask;
-import pe.quipu.api.tasks.CancelSubscriptionTask;
-import pe.quipu.api.tasks.GrantAdminTask;
-import pe.quipu.api.tasks.SetPlanTask;
-import pe.quipu.api.resources.AuthResource;
-import pe.quipu.api.resources.JsonBody;
-import pe.quipu.api.resources.JwksResource;
-import pe.quipu.api.resources.MeResource;
-import pe.quipu.core.accounts.PasswordHasher;
-import pe.quipu.core.audit.AuditLog;
-import pe.quipu.api.auth.ApiKeyPrincipal;
-import pe.quipu.api.auth.KeyChangeListener;
-import pe.quipu.api.auth.KeyLastUse;
-import pe.quipu.api.audit.AuditRetention;
-import pe.quipu.api.keys.AccountKeys;
-import pe.quipu.api.resources.KeysResource;
-import pe.quipu.core.keys.KeyIssuer;
-import pe.quipu.api.db.NotificationListener;
-import pe.quipu.api.auth.ProblemUnauthorizedHandler;
-import pe.quipu.api.auth.ScopeFeature;
-import pe.quipu.api.cli.CreateKeyCommand;
-import pe.quipu.api.cli.RevokeKeyCommand;
-import pe.quipu.api.cli.SamplePadronCommand;
 import pe.quipu.api.db.DatabaseSupport;
-import pe.quipu.api.errors.ProblemErrorHandler;
-import pe.quipu.api.errors.ProblemExceptionMapper;
-import pe.quipu.api.errors.UnreadBodyFilter;
-import pe.quipu.api.freshness.DataFreshness;
+import pe.quipu.api.db.NotificationListener;
 import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
-import pe.quipu.api.health.FreshnessHealthCheck;
-import pe.quipu.api.resources.RucResource;
-import pe.quipu.api.resources.StatusResource;
-import pe.quipu.api.resources.UbigeoResource;
+import pe.quipu.api.fx.TipoCambioResource;
+import pe.quipu.api.http.JsonBody;
+import pe.quipu.api.http.Problem;
+import pe.quipu.api.http.ProblemErrorHandler;
+import pe.quipu.api.http.ProblemExceptionMapper;
+import pe.quipu.api.http.ProblemUnauthorizedHandler;
+import pe.quipu.api.http.UnreadBodyFilter;
+import pe.quipu.api.keys.AccountKeys;
+import pe.quipu.api.keys.ApiKeyAuthenticator;
+import pe.quipu.api.keys.ApiKeySecret;
+import pe.quipu.api.keys.CreateKeyCommand;
+import pe.quipu.api.keys.KeyChangeListener;
+import pe.quipu.api.keys.KeyIssuer;
+import pe.quipu.api.keys.KeyLastUse;
+import pe.quipu.api.keys.KeysResource;
+import pe.quipu.api.keys.KeysSettings;
+import pe.quipu.api.keys.RevokeKeyCommand;
+import pe.quipu.api.lifecycle.Periodic;
+import pe.quipu.api.metering.MeterSync;
+import pe.quipu.api.metering.MeteringFeature;
+import pe.quipu.api.metering.MeteringSettings;
+import pe.quipu.api.metering.MeteringStore;
+import pe.quipu.api.metering.UsageMeter;
+import pe.quipu.api.metering.UsageResource;
+import pe.quipu.api.plans.AccountLimitsCache;
+import pe.quipu.api.plans.ApplySubscriptionsTask;
+import pe.quipu.api.plans.CancelSubscriptionTask;
+import pe.quipu.api.plans.PlanTable;
+import pe.quipu.api.plans.SetPlanTask;
+import pe.quipu.api.plans.SubscriptionService;
+import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.api.ruc.RucRegistry;
+import pe.quipu.api.ruc.RucResource;
+import pe.quipu.api.ruc.SamplePadronCommand;
+import pe.quipu.api.status.DataFreshness;
+import pe.quipu.api.status.FreshnessHealthCheck;
+import pe.quipu.api.status.StatusResource;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
-import pe.quipu.core.ubigeo.UbigeoTable;
-import pe.quipu.api.resources.TipoCambioResource;
-import pe.quipu.api.resources.UsageResource;
+import pe.quipu.api.ubigeo.UbigeoResource;
 import pe.quipu.core.db.QuipuDatabase;
+import pe.quipu.core.db.QuipuJdbi;
+import pe.quipu.core.db.SchemaMigrations;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.ubigeo.UbigeoTable;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -119,20 +126,21 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
     @Override
     public void initialize(Bootstrap<QuipuConfiguration> bootstrap) {
+        // ${NAME:-default} in config.yml; the ETL reads the file with the same substitutor.
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
         configureJson(bootstrap.getObjectMapper());
         EventOutbox outbox = new EventOutbox(clock, bootstrap.getObjectMapper());
         AuditLog operatorAudit = new AuditLog(clock, bootstrap.getObjectMapper());
-        bootstrap.addCommand(new CreateKeyCommand(clock, outbox, operatorAudit));
-        bootstrap.addCommand(new RevokeKeyCommand(clock, outbox, operatorAudit));
-        bootstrap.addCommand(new SamplePadronCommand(clock));
+        bootstrap.addCommand(new CreateKeyCommand<>(QuipuConfiguration.class, clock, outbox, operatorAudit));
+        bootstrap.addCommand(new RevokeKeyCommand<>(QuipuConfiguration.class, clock, outbox, operatorAudit));
+        bootstrap.addCommand(new SamplePadronCommand<>(QuipuConfiguration.class, clock));
         bootstrap.addCommand(new GenerateSigningKeyCommand());
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {
                 // `db …` commands: attach to (or start) the embedded server for this process's lifetime.
-                QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase().settings(), "cli");
+                QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "cli");
                 Runtime.getRuntime().addShutdownHook(new Thread(database::close, "quipu-db-release"));
                 return DatabaseSupport.dataSourceFactory(database, "cli db", 4);
             }
@@ -150,7 +158,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Database: embedded or external, migrated before anything reads it. Registered first so that it
         // is released last, after the pool below has closed.
-        QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase().settings(), "api");
+        QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "api");
         environment.lifecycle().manage(new Managed() {
             @Override
             public void stop() {
@@ -159,12 +167,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         });
         SchemaMigrations.apply(database);
         DataSourceFactory dataSource = DatabaseSupport.dataSourceFactory(database, "api",
-                configuration.getDatabase().getMaxConnections());
+                configuration.getDatabase().maxConnections());
         // JdbiFactory also registers the "database" health check, running the pool's validation query.
-        Jdbi jdbi = new JdbiFactory().build(environment, dataSource, "database");
-        // Jdbi's exception messages quote the statement's bound values by default (emails, password hashes, key
-        // hashes); an unexpected failure is logged with its message, so they must not be in it.
-        jdbi.getConfig(StatementExceptions.class).setMessageRendering(StatementExceptions.MessageRendering.NONE);
+        Jdbi jdbi = QuipuJdbi.configure(new JdbiFactory().build(environment, dataSource, "database"));
+        // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
+        NotificationListener notifications = new NotificationListener(database);
 
         // Errors: Problem Details everywhere, from Jersey and from Jetty.
         environment.jersey().register(new ProblemExceptionMapper());
@@ -173,16 +180,14 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints).
         // Keys note their last use in memory; it is written in batches (and once more on stop).
-        QuipuConfiguration.KeysConfig keysConfig = configuration.getKeys();
+        KeysSettings keys = configuration.getKeys();
         KeyLastUse keyLastUse = new KeyLastUse(jdbi, clock);
-        Duration lastUseFlush = keysConfig.getLastUsedFlushInterval().toJavaDuration();
+        Duration lastUseFlush = keys.getLastUsedFlushInterval().toJavaDuration();
         environment.lifecycle().manage(
                 Periodic.every("quipu-key-last-use", lastUseFlush, lastUseFlush, keyLastUse::flush).alsoOnStop());
         ApiKeyAuthenticator apiKeys = new ApiKeyAuthenticator(jdbi, clock, keyLastUse);
-        // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
-        NotificationListener notifications = new NotificationListener(database);
         KeyChangeListener.register(notifications, apiKeys);
-        QuipuConfiguration.AuthConfig auth = configuration.getAuth();
+        AuthSettings auth = configuration.getAuth();
         TokenDenylist denylist = new TokenDenylist(jdbi, clock);
         notifications.on(TokenDenylist.CHANNEL, denylist::onNotification, denylist::reload);
         AccessTokens accessTokens = new AccessTokens(
@@ -190,7 +195,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 auth.getIssuer(), auth.getAccessTokenLifetime().toJavaDuration(), clock, denylist);
         environment.jersey().register(new AuthDynamicFeature(
                 new OAuthCredentialAuthFilter.Builder<QuipuPrincipal>()
-                        .setAuthenticator(new BearerAuthenticator(apiKeys, accessTokens))
+                        .setAuthenticator(new BearerAuthenticator(
+                                credentials -> credentials.startsWith(ApiKeySecret.PREFIX),
+                                apiKeys::authenticate, accessTokens::verify))
                         .setPrefix("Bearer")
                         .setRealm("quipu")
                         .setUnauthorizedHandler(new ProblemUnauthorizedHandler())
@@ -203,7 +210,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Accounts and sessions.
         AuditLog audit = new AuditLog(clock, json);
         JsonBody bodies = new JsonBody(json);
-        QuipuConfiguration.LoginThrottleConfig throttle = auth.getLoginThrottle();
+        LoginThrottleSettings throttle = auth.getLoginThrottle();
         LoginThrottle loginThrottle = new LoginThrottle(
                 new LoginThrottle.Limit(throttle.getFailuresPerEmail(), throttle.getEmailPeriod().toJavaDuration()),
                 new LoginThrottle.Limit(throttle.getAttemptsPerAddress(), throttle.getAddressPeriod().toJavaDuration()),
@@ -225,7 +232,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // API keys: the account holder's list, create, rotate, revoke.
         EventOutbox outbox = new EventOutbox(clock, json);
         environment.jersey().register(new KeysResource(new AccountKeys(jdbi, clock, new KeyIssuer(clock, outbox),
-                audit, apiKeys, keysConfig.getRotationGrace().toJavaDuration(), keysConfig.getMaxPerAccount()), bodies));
+                audit, apiKeys, keys.getRotationGrace().toJavaDuration(), keys.getMaxPerAccount()), bodies));
 
         // Plans: each account's limits, cached and kept in step with its subscription by notification.
         PlanTable plans = new PlanTable(configuration.getPlans());
@@ -233,8 +240,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         accountLimits = limits;
         notifications.on(AccountLimitsCache.CHANNEL, limits::onNotification, limits::evictAll);
         // Subscriptions: operator plan changes and cancellations; renewals and due cancellations on a schedule.
-        SubscriptionService subscriptions = new SubscriptionService(jdbi, clock, plans, audit,
-                new EventOutbox(clock, json), limits);
+        SubscriptionService subscriptions = new SubscriptionService(jdbi, clock, plans, audit, outbox, limits);
         Duration applyInterval = configuration.getSubscriptions().getApplyInterval().toJavaDuration();
         environment.lifecycle().manage(Periodic.every("quipu-subscriptions", applyInterval, applyInterval,
                 subscriptions::applyDueChangesAndLog));
@@ -248,8 +254,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Metering: rates and quotas counted in memory, synced with the other instances in batches in the
         // background (docs/decisions.md, Metering). Off, nothing is counted and no limit applies.
-        QuipuConfiguration.MeteringConfig metering = configuration.getMetering();
-        MeteringStore meteringStore = new MeteringStore(jdbi, new EventOutbox(clock, json), clock);
+        MeteringSettings metering = configuration.getMetering();
+        MeteringStore meteringStore = new MeteringStore(jdbi, outbox, clock);
         UsageMeter meter = new UsageMeter(clock, meteringStore);
         if (metering.isEnabled()) {
             environment.lifecycle().manage(new MeterSync(meter, meteringStore, limits, clock,
@@ -261,10 +267,13 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         }
         environment.jersey().register(new UsageResource(limits, meter, clock));
 
-        // Resources.
+        // Status and data freshness.
         DataFreshness freshness = new DataFreshness(jdbi);
         environment.jersey().register(new StatusResource(freshness, clock, version()));
-        // Seeded from the bundled INEI file when the table is empty, loaded before the connectors open.
+        environment.healthChecks().register("data-freshness",
+                new FreshnessHealthCheck(freshness::read, clock, configuration.getFreshness()));
+
+        // Ubigeos: seeded from the bundled INEI file when the table is empty, loaded before the connectors open.
         UbigeoDirectory ubigeos = new UbigeoDirectory(jdbi);
         // The ETL's ubigeo job replaces the table and notifies: reload without a restart.
         notifications.on(UbigeoTable.CHANGED_CHANNEL, payload -> ubigeos.reload(), ubigeos::reload);
@@ -273,21 +282,17 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.lifecycle().manage(denylist);
         environment.lifecycle().manage(ubigeos);
         environment.jersey().register(new UbigeoResource(ubigeos));
-        environment.jersey().register(new RucResource(new RucRegistry(jdbi), json, limits));
-        // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule.
-        QuipuConfiguration.BcrpConfig bcrp = configuration.getBcrp();
-        BcrpClient bcrpClient = new BcrpClient(new BcrpSettings(bcrp.getBaseUrl(),
-                bcrp.getAttemptTimeout().toJavaDuration(), bcrp.getMaxAttempts(), bcrp.getRetryWait().toJavaDuration()),
-                clock);
-        ExchangeRateService exchangeRates = new ExchangeRateService(new ExchangeRateStore(jdbi), bcrpClient, clock,
-                bcrp.getCaptureInterval().toJavaDuration());
-        environment.jersey().register(new TipoCambioResource(exchangeRates));
-        environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.getCaptureInterval().toJavaDuration(),
-                bcrp.isCaptureEnabled()));
 
-        // Operations.
-        environment.healthChecks().register("data-freshness",
-                new FreshnessHealthCheck(freshness::read, clock, configuration.getFreshness()));
+        // RUCs.
+        environment.jersey().register(new RucResource(new RucRegistry(jdbi), json, limits));
+
+        // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule.
+        BcrpSettings bcrp = configuration.getBcrp();
+        ExchangeRateService exchangeRates = new ExchangeRateService(new ExchangeRateStore(jdbi),
+                new BcrpClient(bcrp, clock), clock, bcrp.captureInterval());
+        environment.jersey().register(new TipoCambioResource(exchangeRates));
+        environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.captureInterval(),
+                bcrp.captureEnabled()));
     }
 
     static void configureJson(ObjectMapper json) {

@@ -1,25 +1,27 @@
 package pe.quipu.api;
 
 import org.junit.jupiter.api.Test;
-import pe.quipu.api.support.TestQuipu;
-import pe.quipu.core.keys.Scope;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.testing.QuipuExtension;
+import pe.quipu.api.testing.TestAccounts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The second instance the cross-instance tests use serves the same data and honours the same credentials. */
+/** A second instance, as the cross-instance tests start one, serves the same data and honours the same credentials. */
 class PeerInstanceTest {
 
-    private final TestQuipu quipu = TestQuipu.get();
+    @RegisterExtension
+    static final QuipuExtension quipu = new QuipuExtension();
 
     @Test
     void a_key_and_a_session_made_on_one_instance_work_on_the_other() {
-        String key = quipu.newKey(Scope.UBIGEOS_READ);
-        TestQuipu.Session session = quipu.newSession();
-        TestQuipu.Peer peer = quipu.peer();
-        assertThat(peer.get("/v1/ubigeos/150101", key).statusCode()).isEqualTo(200);
-        assertThat(peer.get("/.well-known/jwks.json", null).body())
+        String key = quipu.accounts.newKey(Scope.UBIGEOS_READ);
+        TestAccounts.Session session = quipu.accounts.newSession();
+        assertThat(quipu.peer().get("/v1/ubigeos/150101", key).statusCode()).isEqualTo(200);
+        assertThat(quipu.peer().get("/.well-known/jwks.json", null).body())
                 .isEqualTo(quipu.get("/.well-known/jwks.json", null).body());
-        assertThat(peer.uri("/").getPort()).isNotEqualTo(quipu.uri("/").getPort());
+        assertThat(quipu.peer().uri("/").getPort()).isNotEqualTo(quipu.uri("/").getPort());
         assertThat(session.accessToken()).isNotBlank();
     }
 }

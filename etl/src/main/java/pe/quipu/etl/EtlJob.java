@@ -1,9 +1,10 @@
 package pe.quipu.etl;
 
-import pe.quipu.etl.jobs.PadronExtendidoJob;
-import pe.quipu.etl.jobs.PadronJob;
-import pe.quipu.etl.jobs.TipoCambioJob;
-import pe.quipu.etl.jobs.UbigeoJob;
+import pe.quipu.etl.extendido.PadronExtendidoJob;
+import pe.quipu.etl.fx.DateRange;
+import pe.quipu.etl.fx.TipoCambioJob;
+import pe.quipu.etl.padron.PadronJob;
+import pe.quipu.etl.ubigeo.UbigeoJob;
 
 import java.time.Clock;
 import java.time.LocalDate;

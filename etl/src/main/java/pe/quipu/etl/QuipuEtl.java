@@ -2,6 +2,8 @@ package pe.quipu.etl;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.dropwizard.configuration.ConfigurationException;
+import org.jdbi.v3.core.Jdbi;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.Job;
@@ -13,10 +15,10 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.SchemaMigrations;
 import pe.quipu.core.events.EventOutbox;
+import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.RunLock;
 
-import javax.sql.DataSource;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -86,37 +88,43 @@ public final class QuipuEtl {
                 err.println(USAGE_TEXT);
                 return USAGE;
             }
-            EtlSettings settings = EtlSettings.read(command.config());
-            try (QuipuDatabase database = QuipuDatabase.open(settings.database(), "etl")) {
+            EtlConfiguration configuration;
+            try {
+                configuration = EtlConfiguration.read(command.config());
+            } catch (ConfigurationException e) {
+                err.println("quipu-etl: " + EtlConfiguration.describe(command.config(), e));
+                return FAILED;
+            }
+            try (QuipuDatabase database = QuipuDatabase.open(configuration.database(), "etl")) {
                 SchemaMigrations.apply(database);
-                return runJob(command, settings, database);
+                return runJob(command, configuration, database);
             }
         } catch (Exception e) {
-            err.println("quipu-etl: " + e.getMessage());
+            err.println("quipu-etl: " + RunEvents.messageOf(e));
             return FAILED;
         } finally {
             finished.countDown();
         }
     }
 
-    private int runJob(EtlCommand command, EtlSettings settings, QuipuDatabase database) throws Exception {
+    private int runJob(EtlCommand command, EtlConfiguration configuration, QuipuDatabase database) throws Exception {
         ObjectMapper json = new ObjectMapper().findAndRegisterModules()
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
-            context.registerBean(EtlSettings.class, () -> settings);
+            context.registerBean(EtlSettings.class, configuration::etl);
+            context.registerBean(BcrpSettings.class, configuration::bcrp);
             context.registerBean(QuipuDatabase.class, () -> database);
             context.registerBean(Clock.class, () -> clock);
             context.registerBean(ObjectMapper.class, () -> json);
             context.registerBean(EventOutbox.class, () -> new EventOutbox(clock, json));
             context.registerBean(EtlCommand.class, () -> command);
             context.register(BatchInfrastructure.class, command.job().configuration());
-            context.registerBean(RunEvents.class, () -> new RunEvents(context.getBean(DataSource.class),
+            context.registerBean(RunEvents.class, () -> new RunEvents(context.getBean(Jdbi.class),
                     context.getBean(EventOutbox.class), running::set));
             context.refresh();
 
-            DataSource dataSource = context.getBean(DataSource.class);
             RunEvents events = context.getBean(RunEvents.class);
-            try (RunLock lock = RunLock.tryAcquire(dataSource, command.job().lock())) {
+            try (RunLock lock = RunLock.tryAcquire(context.getBean(Jdbi.class), command.job().lock())) {
                 if (lock == null) {
                     err.println("quipu-etl: another run that writes the same data (" + command.job().lock()
                             + ") is in progress; try again when it ends");
@@ -165,7 +173,7 @@ public final class QuipuEtl {
 
     private static String errorOf(JobExecution execution) {
         return execution.getAllFailureExceptions().isEmpty() ? execution.getExitStatus().getExitDescription()
-                : execution.getAllFailureExceptions().getFirst().getMessage();
+                : RunEvents.messageOf(execution.getAllFailureExceptions().getFirst());
     }
 
     /** SIGTERM: asks the running job to stop at its next check, and waits for the run to end. */

@@ -1,20 +1,15 @@
 package pe.quipu.api.accounts;
 
-import org.jdbi.v3.core.HandleCallback;
-import org.jdbi.v3.core.HandleConsumer;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
-import pe.quipu.api.auth.AccessTokens;
+import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.SessionPrincipal;
-import pe.quipu.api.auth.TokenDenylist;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
-import pe.quipu.core.accounts.PasswordHasher;
-import pe.quipu.core.accounts.Subscriptions;
-import pe.quipu.core.audit.AuditLog;
+import pe.quipu.api.domain.DomainException.Conflict;
+import pe.quipu.api.domain.DomainException.RateLimited;
+import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.plans.Subscriptions;
 
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,30 +52,25 @@ public final class AccountService {
         this.denylist = denylist;
     }
 
-    /** A new account on the free plan; 409 {@code conflict} when the email is taken (compared case-insensitively). */
+    /** A new account on the free plan; {@link Conflict} when the email is taken (compared case-insensitively). */
     public Account signup(String email, String password, String nombre, AuditLog.Origin origin) {
         throttle.refuseSignup(origin.ip()).ifPresent(retryAfter -> {
-            throw ApiProblem.of(ProblemType.RATE_LIMITED, "Too many attempts from this address; try again in "
-                    + retryAfter + " seconds").withHeader("Retry-After", Long.toString(retryAfter));
+            throw new RateLimited("Too many attempts from this address; try again in " + retryAfter + " seconds",
+                    retryAfter);
         });
         String hash = passwords.hash(password);
         UUID id = UUID.randomUUID();
         // PostgreSQL keeps microseconds: the answer shows createdAt as GET /v1/me will.
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         try {
-            inTransaction(h -> {
-                h.createUpdate("""
-                                insert into accounts (id, email, nombre, password_hash, created_at)
-                                values (:id, :email, :nombre, :hash, :now)""")
-                        .bind("id", id).bind("email", email).bind("nombre", nombre).bind("hash", hash)
-                        .bind("now", Timestamp.from(now))
-                        .execute();
-                Subscriptions.openFree(h.getConnection(), id, now);
-                audit.record(h.getConnection(), id, "signup", origin, Map.of("email", email));
+            jdbi.useTransaction(h -> {
+                h.attach(AccountRows.class).insert(id, email, nombre, hash, now);
+                Subscriptions.openFree(h, id, now);
+                audit.record(h, id, "signup", origin, Map.of("email", email));
             });
         } catch (UnableToExecuteStatementException e) {
             if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
-                throw ApiProblem.of(ProblemType.CONFLICT, "An account with this email already exists");
+                throw new Conflict("An account with this email already exists");
             }
             throw e;
         }
@@ -90,40 +80,31 @@ public final class AccountService {
     /**
      * Opens a session: an access token and the session's first refresh token. Unknown email, an account without a
      * password and a wrong password all cost one Argon2 verification and give the same 401. A throttled attempt
-     * (see {@link LoginThrottle}) gets 429 {@code rate_limited} before any of that.
+     * (see {@link LoginThrottle}) is refused before any of that.
      */
     public TokenPair login(String email, String password, AuditLog.Origin origin) {
         LoginThrottle.Admission admission = throttle.admit(email, origin.ip());
         if (admission instanceof LoginThrottle.Admission.Throttled(long retryAfter)) {
-            throw ApiProblem.of(ProblemType.RATE_LIMITED,
-                            "Too many login attempts; try again in " + retryAfter + " seconds")
-                    .withHeader("Retry-After", Long.toString(retryAfter));
+            throw new RateLimited("Too many login attempts; try again in " + retryAfter + " seconds", retryAfter);
         }
-        Optional<Credentials> account = jdbi.withHandle(h -> h.createQuery("""
-                        select id, password_hash from accounts where lower(email) = lower(:email) and deleted_at is null""")
-                .bind("email", email)
-                .map((rs, ctx) -> new Credentials(rs.getObject("id", UUID.class), rs.getString("password_hash")))
-                .findOne());
-        boolean ok = passwords.matches(password, account.map(Credentials::passwordHash).orElse(null));
+        Optional<AccountRows.Credentials> account = jdbi.withHandle(h -> h.attach(AccountRows.class)
+                .credentials(email));
+        boolean ok = passwords.matches(password, account.map(AccountRows.Credentials::passwordHash).orElse(null));
         if (!ok || account.isEmpty()) {
-            account.ifPresent(a -> inTransaction(h ->
-                    audit.record(h.getConnection(), a.id(), "login.failed", origin, Map.of())));
-            throw ApiProblem.of(ProblemType.UNAUTHORIZED, "Email or password is wrong");
+            account.ifPresent(a -> jdbi.useTransaction(h ->
+                    audit.record(h, a.id(), "login.failed", origin, Map.of())));
+            throw new Unauthenticated("Email or password is wrong");
         }
         throttle.succeeded((LoginThrottle.Admission.Admitted) admission);
         UUID accountId = account.get().id();
         UUID sessionId = UUID.randomUUID();
         String refreshToken = RefreshTokens.generate();
         Instant now = clock.instant();
-        inTransaction(h -> {
-            h.createUpdate("""
-                            insert into sessions (id, account_id, created_at, ip, user_agent)
-                            values (:id, :account, :now, :ip, :ua)""")
-                    .bind("id", sessionId).bind("account", accountId).bind("now", Timestamp.from(now))
-                    .bind("ip", origin.ip()).bind("ua", origin.userAgent())
-                    .execute();
-            insertRefreshToken(h, sessionId, refreshToken, now);
-            audit.record(h.getConnection(), accountId, "login", origin, Map.of("sessionId", sessionId.toString()));
+        jdbi.useTransaction(h -> {
+            SessionRows sessions = h.attach(SessionRows.class);
+            sessions.open(sessionId, accountId, now, origin.ip(), origin.userAgent());
+            addRefreshToken(sessions, sessionId, refreshToken, now);
+            audit.record(h, accountId, "login", origin, Map.of("sessionId", sessionId.toString()));
         });
         AccessTokens.Issued access = accessTokens.issue(accountId, sessionId);
         return TokenPair.bearer(access.token(), refreshToken, access.expiresIn());
@@ -133,57 +114,37 @@ public final class AccountService {
      * Spends a refresh token and issues the session's next one with a new access token. The session's row is
      * locked, so two refreshes of one session run one after the other. A token already spent is
      * reuse: a copy of it is in someone else's hands, so the whole session is revoked (its refresh tokens
-     * deleted, its access tokens denylisted on every instance) and the answer is 401.
+     * deleted, its access tokens denylisted on every instance) and the refresh is refused.
      */
     public TokenPair refresh(String refreshToken, AuditLog.Origin origin) {
         Instant now = clock.instant();
         String next = RefreshTokens.generate();
         byte[] hash = RefreshTokens.hash(refreshToken);
-        Refreshed outcome = transaction(h -> {
-            // Whatever changes a session's tokens (refresh, reuse, logout) locks the session row first, then
-            // token rows: one order everywhere, so they queue instead of deadlocking.
-            Optional<UUID> session = h.createQuery("select session_id from refresh_tokens where token_hash = :hash")
-                    .bind("hash", hash)
-                    .mapTo(UUID.class)
-                    .findOne();
+        Refreshed outcome = jdbi.inTransaction(h -> {
+            SessionRows sessions = h.attach(SessionRows.class);
+            Optional<UUID> session = sessions.sessionOf(hash);
             if (session.isEmpty()) {
                 return new Refreshed.Refused();
             }
-            h.createQuery("select id from sessions where id = :session for update")
-                    .bind("session", session.get())
-                    .mapTo(UUID.class)
-                    .findOne();
+            sessions.lock(session.get());
             // Read again under the lock: a refresh or logout that went first has changed or removed the row.
-            Optional<SpentToken> found = h.createQuery("""
-                            select rt.session_id, rt.expires_at, rt.used_at, s.account_id, s.revoked_at, a.deleted_at
-                              from refresh_tokens rt
-                              join sessions s on s.id = rt.session_id
-                              join accounts a on a.id = s.account_id
-                             where rt.token_hash = :hash""")
-                    .bind("hash", hash)
-                    .map((rs, ctx) -> new SpentToken(rs.getObject("session_id", UUID.class),
-                            rs.getObject("account_id", UUID.class),
-                            rs.getTimestamp("expires_at").toInstant(), rs.getTimestamp("used_at") != null,
-                            rs.getTimestamp("revoked_at") != null, rs.getTimestamp("deleted_at") != null))
-                    .findOne();
+            Optional<SessionRows.SpentToken> found = sessions.spentToken(hash);
             if (found.isEmpty()) {
                 return new Refreshed.Refused();
             }
-            SpentToken token = found.get();
-            if (token.sessionRevoked() || token.accountDeleted() || !now.isBefore(token.expiresAt())) {
+            SessionRows.SpentToken token = found.get();
+            if (token.revokedAt() != null || token.deletedAt() != null || !now.isBefore(token.expiresAt())) {
                 return new Refreshed.Refused();
             }
-            if (token.used()) {
-                revokeSession(h, token.sessionId(), now);
-                audit.record(h.getConnection(), token.accountId(), "session.reuse_detected", origin,
+            if (token.usedAt() != null) {
+                revokeSession(sessions, token.sessionId(), now);
+                audit.record(h, token.accountId(), "session.reuse_detected", origin,
                         Map.of("sessionId", token.sessionId().toString()));
                 return new Refreshed.ReuseDetected();
             }
-            h.createUpdate("update refresh_tokens set used_at = :now where token_hash = :hash")
-                    .bind("now", Timestamp.from(now)).bind("hash", hash)
-                    .execute();
+            sessions.spend(hash, now);
             // Spent tokens are kept until they expire, so that a replay is recognised (SessionCleanup deletes them).
-            insertRefreshToken(h, token.sessionId(), next, now);
+            addRefreshToken(sessions, token.sessionId(), next, now);
             return new Refreshed.Rotated(token.accountId(), token.sessionId());
         });
         return switch (outcome) {
@@ -194,11 +155,11 @@ public final class AccountService {
             case Refreshed.ReuseDetected() -> {
                 // This instance refuses the session's access tokens at once; the others on the notification.
                 denylist.reload();
-                throw ApiProblem.of(ProblemType.UNAUTHORIZED, "This refresh token was already used, so the session "
+                throw new Unauthenticated("This refresh token was already used, so the session "
                         + "has been revoked as a precaution; log in again");
             }
             case Refreshed.Refused() ->
-                    throw ApiProblem.of(ProblemType.UNAUTHORIZED, "The refresh token is not valid or has expired; log in again");
+                    throw new Unauthenticated("The refresh token is not valid or has expired; log in again");
         };
     }
 
@@ -207,27 +168,22 @@ public final class AccountService {
      * {@code jti}) and every other access token of the session (by {@code sid}) are denylisted on every instance.
      */
     public void logout(SessionPrincipal caller, AuditLog.Origin origin) {
-        inTransaction(h -> {
-            h.createUpdate("delete from sessions where id = :session and account_id = :account")
-                    .bind("session", caller.sessionId()).bind("account", caller.accountId())
-                    .execute();
-            deny(h, "jti", caller.jti(), caller.expiresAt());
-            deny(h, "sid", caller.sessionId().toString(), sessionDenialEnd());
-            audit.record(h.getConnection(), caller.accountId(), "logout", origin,
+        jdbi.useTransaction(h -> {
+            SessionRows sessions = h.attach(SessionRows.class);
+            sessions.delete(caller.sessionId(), caller.accountId());
+            sessions.deny("jti", caller.jti(), caller.expiresAt());
+            sessions.deny("sid", caller.sessionId().toString(), sessionDenialEnd());
+            audit.record(h, caller.accountId(), "logout", origin,
                     Map.of("sessionId", caller.sessionId().toString()));
         });
         denylist.reload();
     }
 
     /** Revokes a session on the caller's transaction: no refresh token of it works, nor any access token. */
-    private void revokeSession(org.jdbi.v3.core.Handle h, UUID sessionId, Instant now) {
-        h.createUpdate("update sessions set revoked_at = :now where id = :session and revoked_at is null")
-                .bind("now", Timestamp.from(now)).bind("session", sessionId)
-                .execute();
-        h.createUpdate("delete from refresh_tokens where session_id = :session")
-                .bind("session", sessionId)
-                .execute();
-        deny(h, "sid", sessionId.toString(), sessionDenialEnd());
+    private void revokeSession(SessionRows sessions, UUID sessionId, Instant now) {
+        sessions.revoke(sessionId, now);
+        sessions.deleteRefreshTokens(sessionId);
+        sessions.deny("sid", sessionId.toString(), sessionDenialEnd());
     }
 
     /**
@@ -239,46 +195,8 @@ public final class AccountService {
         return clock.instant().plus(accessLifetime).plus(ISSUE_MARGIN);
     }
 
-    /** A denylist row; its insert notifies every instance (004-token-denylist). */
-    private static void deny(org.jdbi.v3.core.Handle h, String kind, String value, Instant until) {
-        h.createUpdate("""
-                        insert into token_denylist (kind, value, expires_at) values (:kind, :value, :until)
-                        on conflict (kind, value) do update set expires_at = greatest(token_denylist.expires_at, excluded.expires_at)""")
-                .bind("kind", kind).bind("value", value).bind("until", Timestamp.from(until))
-                .execute();
-    }
-
-    void insertRefreshToken(org.jdbi.v3.core.Handle h, UUID sessionId, String token, Instant now) {
-        h.createUpdate("""
-                        insert into refresh_tokens (token_hash, session_id, issued_at, expires_at)
-                        values (:hash, :session, :now, :expires)""")
-                .bind("hash", RefreshTokens.hash(token)).bind("session", sessionId)
-                .bind("now", Timestamp.from(now)).bind("expires", Timestamp.from(now.plus(refreshLifetime)))
-                .execute();
-    }
-
-    /** Runs {@code work} in one transaction; a JDBC failure is unexpected here and becomes a 500. */
-    void inTransaction(HandleConsumer<SQLException> work) {
-        try {
-            jdbi.useTransaction(work);
-        } catch (SQLException e) {
-            throw new IllegalStateException("account transaction failed", e);
-        }
-    }
-
-    private <T> T transaction(HandleCallback<T, SQLException> work) {
-        try {
-            return jdbi.inTransaction(work);
-        } catch (SQLException e) {
-            throw new IllegalStateException("account transaction failed", e);
-        }
-    }
-
-    private record Credentials(UUID id, String passwordHash) {
-    }
-
-    private record SpentToken(UUID sessionId, UUID accountId, Instant expiresAt, boolean used, boolean sessionRevoked,
-                              boolean accountDeleted) {
+    private void addRefreshToken(SessionRows sessions, UUID sessionId, String token, Instant now) {
+        sessions.addRefreshToken(RefreshTokens.hash(token), sessionId, now, now.plus(refreshLifetime));
     }
 
     /** What a refresh came to, decided inside its transaction and acted on after the commit. */

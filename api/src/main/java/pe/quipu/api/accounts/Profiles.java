@@ -1,15 +1,13 @@
 package pe.quipu.api.accounts;
 
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.audit.AuditLog;
+import pe.quipu.api.domain.DomainException.Conflict;
+import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.plans.AccountLimitsCache;
-import pe.quipu.core.audit.AuditLog;
 
 import java.sql.SQLException;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,20 +40,20 @@ public final class Profiles {
 
     /** The profile of an account that exists and is not deleted. */
     public Optional<Account> find(UUID accountId) {
-        return jdbi.withHandle(h -> select(h, accountId, false));
+        return jdbi.withHandle(h -> h.attach(AccountRows.class).profile(accountId, ""));
     }
 
     /**
      * Applies the rectification and answers the profile as it now is. Only the members whose value really changes
      * are written, and the audit row ({@code rectification}) names them; nothing changed writes nothing. A taken
-     * email is 409 {@code conflict}; a deleted (or unknown) account, 401.
+     * email is {@link Conflict}; a deleted (or unknown) account, {@link #accountGone()}.
      */
     public Account rectify(UUID accountId, Rectification changes, AuditLog.Origin origin) {
-        Account updated;
-        boolean thresholdChanged;
+        Result result;
         try {
-            Result result = jdbi.inTransaction(h -> {
-                Account current = select(h, accountId, true).orElseThrow(Profiles::accountGone);
+            result = jdbi.inTransaction(h -> {
+                AccountRows accounts = h.attach(AccountRows.class);
+                Account current = accounts.profile(accountId, "for update").orElseThrow(Profiles::accountGone);
                 Account next = new Account(accountId,
                         changes.email() != null ? changes.email() : current.email(),
                         changes.nombre() != null ? changes.nombre() : current.nombre(),
@@ -75,56 +73,33 @@ public final class Profiles {
                 if (changed.isEmpty()) {
                     return new Result(current, false);
                 }
-                h.createUpdate("""
-                                update accounts set nombre = :nombre, email = :email, usage_alert_percent = :percent
-                                 where id = :id""")
-                        .bind("nombre", next.nombre()).bind("email", next.email())
-                        .bind("percent", next.usageAlertPercent()).bind("id", accountId)
-                        .execute();
-                audit.record(h.getConnection(), accountId, "rectification", origin, Map.of("fields", changed));
+                accounts.rectify(accountId, next.nombre(), next.email(), next.usageAlertPercent());
+                audit.record(h, accountId, "rectification", origin, Map.of("fields", changed));
                 boolean threshold = changed.contains("usageAlertPercent");
                 if (threshold) {
                     // Delivered on commit to every instance, this one included (AccountLimitsCache.CHANNEL).
-                    h.createQuery("select pg_notify(:channel, :account)")
-                            .bind("channel", AccountLimitsCache.CHANNEL).bind("account", accountId.toString())
-                            .mapTo(String.class).list();
+                    accounts.notify(AccountLimitsCache.CHANNEL, accountId.toString());
                 }
                 return new Result(next, threshold);
             });
-            updated = result.profile();
-            thresholdChanged = result.thresholdChanged();
         } catch (UnableToExecuteStatementException e) {
             if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
-                throw ApiProblem.of(ProblemType.CONFLICT, "Another account already uses this email");
+                throw new Conflict("Another account already uses this email");
             }
             throw e;
-        } catch (SQLException e) {
-            throw new IllegalStateException("rectification failed", e);
         }
-        if (thresholdChanged) {
+        if (result.thresholdChanged()) {
             // The notification arrives a moment later; this instance's next metered request must not wait for it.
             limits.evict(accountId);
         }
-        return updated;
+        return result.profile();
     }
 
     private record Result(Account profile, boolean thresholdChanged) {
     }
 
-    private static Optional<Account> select(Handle h, UUID accountId, boolean forUpdate) {
-        return h.createQuery("""
-                        select id, email, nombre, usage_alert_percent, created_at
-                          from accounts where id = :id and deleted_at is null"""
-                        + (forUpdate ? " for update" : ""))
-                .bind("id", accountId)
-                .map((rs, ctx) -> new Account(rs.getObject("id", UUID.class), rs.getString("email"),
-                        rs.getString("nombre"), rs.getInt("usage_alert_percent"),
-                        rs.getObject("created_at", OffsetDateTime.class).toInstant()))
-                .findOne();
-    }
-
-    /** For now a deleted account's still-unexpired tokens get 401 here (410 comes with account deletion). */
-    public static ApiProblem accountGone() {
-        return ApiProblem.of(ProblemType.UNAUTHORIZED, "This account no longer exists");
+    /** For now a deleted account's still-unexpired tokens are refused here (410 comes with account deletion). */
+    public static Unauthenticated accountGone() {
+        return new Unauthenticated("This account no longer exists");
     }
 }

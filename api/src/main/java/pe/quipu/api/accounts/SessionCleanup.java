@@ -4,9 +4,9 @@ import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Deletes what can no longer be used: expired refresh tokens, sessions left without any (never logged out, or
@@ -33,18 +33,13 @@ public final class SessionCleanup {
     }
 
     public Deleted run() {
-        Timestamp now = Timestamp.from(clock.instant());
+        Instant now = clock.instant();
         return jdbi.inTransaction(h -> {
-            int tokens = h.createUpdate("delete from refresh_tokens where expires_at <= :now")
-                    .bind("now", now).execute();
-            // A session without refresh tokens can never be refreshed again; its access tokens do not need its row.
-            int sessions = h.createUpdate("""
-                            delete from sessions s
-                             where not exists (select 1 from refresh_tokens r where r.session_id = s.id)""")
-                    .execute();
-            int denied = h.createUpdate("delete from token_denylist where expires_at <= :now")
-                    .bind("now", now).execute();
-            return new Deleted(tokens, sessions, denied);
+            SessionRows sessions = h.attach(SessionRows.class);
+            int tokens = sessions.deleteExpiredRefreshTokens(now);
+            int ended = sessions.deleteEnded();
+            int denied = sessions.deleteExpiredDenials(now);
+            return new Deleted(tokens, ended, denied);
         });
     }
 

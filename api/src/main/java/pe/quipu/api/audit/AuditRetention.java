@@ -3,15 +3,13 @@ package pe.quipu.api.audit;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import pe.quipu.core.audit.AuditLog;
 
-import java.sql.SQLException;
 import java.time.Duration;
 
 /**
- * Keeps the audit log to its retention (12 months, {@link AuditLog#RETENTION}): deletes older rows; the application runs
- * it shortly after start-up and then daily ({@link pe.quipu.api.lifecycle.Periodic}). Every instance may run it;
- * the deletion is idempotent. The cut-off comes from the injected clock.
+ * Keeps the audit log to its retention (12 months, {@link AuditLog#RETENTION}): deletes older rows; the application
+ * runs it shortly after start-up and then daily. Every instance may run it; the deletion is idempotent. The cut-off
+ * comes from the injected clock.
  */
 public final class AuditRetention {
 
@@ -28,12 +26,12 @@ public final class AuditRetention {
     }
 
     /** Deletes the rows past retention now; returns how many went. */
-    public int prune() throws SQLException {
-        return jdbi.inTransaction(h -> audit.prune(h.getConnection()));
+    public int prune() {
+        return jdbi.inTransaction(audit::prune);
     }
 
     /** {@link #prune()}, saying in the log what went. */
-    public void pruneAndLog() throws SQLException {
+    public void pruneAndLog() {
         int deleted = prune();
         if (deleted > 0) {
             LOG.info("Deleted {} audit rows older than {}", deleted, audit.retentionCutoff());

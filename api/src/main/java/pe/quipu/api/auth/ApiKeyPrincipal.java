@@ -1,7 +1,5 @@
 package pe.quipu.api.auth;
 
-import pe.quipu.core.keys.Scope;
-
 import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
@@ -15,7 +13,7 @@ public record ApiKeyPrincipal(UUID keyId, UUID accountId, String prefix, Set<Sco
         return prefix;
     }
 
-    boolean usableAt(Instant now) {
+    public boolean usableAt(Instant now) {
         return expiresAt == null || now.isBefore(expiresAt);
     }
 }

@@ -1,7 +1,5 @@
 package pe.quipu.api.auth;
 
-import pe.quipu.core.keys.Scope;
-
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

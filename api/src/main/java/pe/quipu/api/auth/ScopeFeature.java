@@ -8,9 +8,8 @@ import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
-import pe.quipu.core.keys.Scope;
+import pe.quipu.api.domain.DomainException.ScopeRequired;
+import pe.quipu.api.domain.DomainException.Unauthenticated;
 
 /** Applies {@link RequiresScope}: a valid key without the scope gets 403 {@code forbidden_scope}. */
 @Provider
@@ -38,11 +37,10 @@ public final class ScopeFeature implements DynamicFeature {
         @Override
         public void filter(ContainerRequestContext request) {
             if (!(request.getSecurityContext().getUserPrincipal() instanceof ApiKeyPrincipal key)) {
-                throw ApiProblem.of(ProblemType.UNAUTHORIZED, "Send a valid API key as Authorization: Bearer <key>");
+                throw new Unauthenticated("Send a valid API key as Authorization: Bearer <key>");
             }
             if (!key.scopes().contains(scope)) {
-                throw ApiProblem.of(ProblemType.FORBIDDEN_SCOPE,
-                        "This operation needs an API key with the scope " + scope.wireName());
+                throw new ScopeRequired("This operation needs an API key with the scope " + scope.wireName());
             }
         }
     }

@@ -8,8 +8,7 @@ import jakarta.ws.rs.container.DynamicFeature;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.domain.DomainException.Unauthenticated;
 
 /** Applies {@link RequiresSession}: anything but a session's access JWT (or, where allowed, an API key) gets 401. */
 @Provider
@@ -40,7 +39,7 @@ public final class SessionFeature implements DynamicFeature {
             if (principal instanceof SessionPrincipal || orApiKey && principal instanceof ApiKeyPrincipal) {
                 return;
             }
-            throw ApiProblem.of(ProblemType.UNAUTHORIZED, orApiKey
+            throw new Unauthenticated(orApiKey
                     ? "Send an access token (from POST /v1/auth/login) or an API key as Authorization: Bearer <token>"
                     : "Send an access token from POST /v1/auth/login as Authorization: Bearer <token>; API keys are not accepted here");
         }

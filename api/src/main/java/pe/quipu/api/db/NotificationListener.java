@@ -75,6 +75,7 @@ public final class NotificationListener implements Managed {
         }
     }
 
+    /** Plain JDBC: LISTEN's notifications come through PgJDBC's own API on a connection held open, not Jdbi's. */
     private Connection listen() throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", database.user());

@@ -2,8 +2,9 @@ package pe.quipu.api.fx;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.DomainException.UpstreamUnavailable;
 import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpFetch;
 import pe.quipu.core.fx.BcrpUnavailableException;
@@ -17,10 +18,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,14 +66,14 @@ public final class ExchangeRateService {
 
     /**
      * @param fecha the date asked for; empty for the latest publication (the answer for today in Lima)
-     * @throws ApiProblem 400 for a date after today, 404 when nothing was published on or before the date,
-     *                    502 when BCRP fails and nothing cached answers
+     * @throws InvalidInput for a date after today; NotFound when nothing was published on or before the date;
+     *                      UpstreamUnavailable when BCRP fails and nothing cached answers
      */
     public ExchangeRate rate(Moneda moneda, Optional<LocalDate> fecha) {
         LocalDate today = today();
         LocalDate target = fecha.orElse(today);
         if (target.isAfter(today)) {
-            throw ApiProblem.invalid("fecha", "must not be after today in Lima (" + today + ")");
+            throw new InvalidInput("fecha", "must not be after today in Lima (" + today + ")");
         }
         Optional<ExchangeRate> cached = store.latestOnOrBefore(moneda, target);
         if (cached.isPresent() && proven(moneda, cached.get().fecha(), target, today)) {
@@ -90,11 +89,9 @@ public final class ExchangeRateService {
         } catch (BcrpUnavailableException e) {
             LOG.warn("BCRP unavailable for {} {}..{}: {}", moneda, from, target, e.getMessage());
             // The best answer Quipu has: the latest cached publication on or before the date.
-            return cached.orElseThrow(() -> ApiProblem.of(ProblemType.UPSTREAM_UNAVAILABLE,
-                    "BCRP did not answer and no " + moneda + " rate on or before " + target + " is cached"));
+            return cached.orElseThrow(() -> new UpstreamUnavailable("BCRP did not answer and no " + moneda + " rate on or before " + target + " is cached"));
         }
-        return store.latestOnOrBefore(moneda, target).orElseThrow(() -> ApiProblem.of(ProblemType.NOT_FOUND,
-                "BCRP published no " + moneda + " rate on or before " + target));
+        return store.latestOnOrBefore(moneda, target).orElseThrow(() -> new NotFound("BCRP published no " + moneda + " rate on or before " + target));
     }
 
     /**

@@ -1,23 +1,18 @@
 package pe.quipu.api.keys;
 
-import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import pe.quipu.api.auth.ApiKeyAuthenticator;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
-import pe.quipu.core.audit.AuditLog;
-import pe.quipu.core.keys.KeyIssuer;
-import pe.quipu.core.keys.Scope;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import pe.quipu.api.audit.AuditLog;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.domain.DomainException.Conflict;
+import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.DomainException.Unauthenticated;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,62 +55,49 @@ public final class AccountKeys {
      */
     public List<KeyView> list(UUID accountId) {
         Instant now = clock.instant();
-        return jdbi.withHandle(h -> h.createQuery("""
-                        select id, name, prefix, scopes, status, created_at, last_used_at, expires_at
-                          from api_keys
-                         where account_id = :account and (status = 'active' or (status = 'grace' and expires_at > :now))
-                        union all
-                        (select id, name, prefix, scopes, status, created_at, last_used_at, expires_at
-                           from api_keys
-                          where account_id = :account
-                            and (status = 'revoked' or (status = 'grace' and expires_at <= :now))
-                            and coalesce(revoked_at, expires_at, created_at) > :since
-                          order by coalesce(revoked_at, expires_at, created_at) desc
-                          limit :ended)
-                        order by created_at desc, id desc""")
-                .bind("account", accountId)
-                .bind("now", Timestamp.from(now))
-                .bind("since", Timestamp.from(now.minus(ENDED_KEPT)))
-                .bind("ended", ENDED_LISTED)
-                .map((rs, ctx) -> view(rs, now))
-                .list());
+        return jdbi.withHandle(h -> h.attach(ListedKeyRows.class)
+                        .list(accountId, now, now.minus(ENDED_KEPT), ENDED_LISTED))
+                .stream().map(row -> row.view(now)).toList();
     }
 
-    /** A new key; 409 {@code conflict} when the account already has {@code maxWorkingKeys} working keys. */
+    /** A new key; {@link Conflict} when the account already has {@code maxWorkingKeys} working keys. */
     public NewKey create(UUID accountId, String name, Set<Scope> scopes, AuditLog.Origin origin) {
-        KeyIssuer.IssuedKey key = inTransaction(c -> {
-            lockAccount(c, accountId);
-            requireRoomForOneMore(c, accountId);
-            KeyIssuer.IssuedKey issued = issuer.issue(c, accountId, name, scopes);
-            audit.record(c, accountId, "key.created", origin, issued.auditDetails());
+        KeyIssuer.IssuedKey key = jdbi.inTransaction(h -> {
+            lockAccount(h, accountId);
+            if (issuer.countWorking(h, accountId) >= maxWorkingKeys) {
+                throw tooMany();
+            }
+            KeyIssuer.IssuedKey issued = issuer.issue(h, accountId, name, scopes);
+            audit.record(h, accountId, "key.created", origin, issued.auditDetails());
             return issued;
         });
         return newKey(key);
     }
 
     /**
-     * A new key with the old one's name and scopes; the old one works for {@code rotationGrace} more. 404 when the
-     * account has no such key, 409 when it is not active (in grace or revoked: rotate its replacement instead).
+     * A new key with the old one's name and scopes; the old one works for {@code rotationGrace} more.
+     * {@link NotFound} when the account has no such key, {@link Conflict} when it is not active (in grace or
+     * revoked: rotate its replacement instead).
      */
     public NewKey rotate(UUID accountId, UUID keyId, AuditLog.Origin origin) {
-        KeyIssuer.Rotation.Rotated rotated = inTransaction(c -> {
-            lockAccount(c, accountId);
-            KeyIssuer.Rotation rotation = issuer.rotate(c, accountId, keyId, rotationGrace);
+        KeyIssuer.Rotation.Rotated rotated = jdbi.inTransaction(h -> {
+            lockAccount(h, accountId);
+            KeyIssuer.Rotation rotation = issuer.rotate(h, accountId, keyId, rotationGrace);
             switch (rotation) {
                 case KeyIssuer.Rotation.NotFound _ -> throw notFound();
-                case KeyIssuer.Rotation.NotActive notActive -> throw ApiProblem.of(ProblemType.CONFLICT,
+                case KeyIssuer.Rotation.NotActive notActive -> throw new Conflict(
                         "Only an active key can be rotated; this key is " + ("grace".equals(notActive.status())
                                 ? "in its grace period after a rotation: rotate the key that replaced it"
                                 : "revoked"));
                 case KeyIssuer.Rotation.Rotated done -> {
                     // The old key still works during its grace, so the new one must fit beside it.
-                    if (issuer.countWorking(c, accountId) > maxWorkingKeys) {
+                    if (issuer.countWorking(h, accountId) > maxWorkingKeys) {
                         throw tooMany();
                     }
                     Map<String, Object> details = done.key().auditDetails();
                     details.put("previousKeyId", keyId.toString());
                     details.put("previousPrefix", done.previousPrefix());
-                    audit.record(c, accountId, "key.rotated", origin, details);
+                    audit.record(h, accountId, "key.rotated", origin, details);
                     return done;
                 }
             }
@@ -126,14 +108,14 @@ public final class AccountKeys {
 
     /**
      * Revokes the key: it fails from the next request on. Revoking a key that no longer works (revoked, or past
-     * its grace) changes nothing and is not an error; 404 when the account has no such key.
+     * its grace) changes nothing and is not an error; {@link NotFound} when the account has no such key.
      */
     public void revoke(UUID accountId, UUID keyId, AuditLog.Origin origin) {
-        Optional<KeyIssuer.RevokedKey> revoked = inTransaction(c -> {
-            Optional<KeyIssuer.RevokedKey> key = issuer.revoke(c, accountId, keyId);
+        Optional<KeyIssuer.RevokedKey> revoked = jdbi.inTransaction(h -> {
+            Optional<KeyIssuer.RevokedKey> key = issuer.revoke(h, accountId, keyId);
             if (key.isPresent()) {
-                audit.record(c, accountId, "key.revoked", origin, key.get().auditDetails());
-            } else if (!exists(c, accountId, keyId)) {
+                audit.record(h, accountId, "key.revoked", origin, key.get().auditDetails());
+            } else if (!h.attach(ListedKeyRows.class).exists(keyId, accountId)) {
                 throw notFound();
             }
             return key;
@@ -141,41 +123,19 @@ public final class AccountKeys {
         revoked.ifPresent(k -> cache.forget(k.keyHash()));
     }
 
-    private static ApiProblem notFound() {
-        return ApiProblem.of(ProblemType.NOT_FOUND, "This account has no API key with this id");
+    private static NotFound notFound() {
+        return new NotFound("This account has no API key with this id");
     }
 
-    private ApiProblem tooMany() {
-        return ApiProblem.of(ProblemType.CONFLICT, "An account has at most " + maxWorkingKeys
+    private Conflict tooMany() {
+        return new Conflict("An account has at most " + maxWorkingKeys
                 + " working API keys (active, or in grace after a rotation); revoke one first");
     }
 
-    private void requireRoomForOneMore(Connection c, UUID accountId) throws SQLException {
-        if (issuer.countWorking(c, accountId) >= maxWorkingKeys) {
-            throw tooMany();
-        }
-    }
-
     /** Serialises key changes per account, so that two concurrent creations cannot both pass the cap. */
-    private static void lockAccount(Connection c, UUID accountId) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement(
-                "select 1 from accounts where id = ? and deleted_at is null for update")) {
-            lock.setObject(1, accountId);
-            try (ResultSet rs = lock.executeQuery()) {
-                if (!rs.next()) {
-                    throw ApiProblem.of(ProblemType.UNAUTHORIZED, "The account of this access token no longer exists");
-                }
-            }
-        }
-    }
-
-    private static boolean exists(Connection c, UUID accountId, UUID keyId) throws SQLException {
-        try (PreparedStatement find = c.prepareStatement("select 1 from api_keys where id = ? and account_id = ?")) {
-            find.setObject(1, keyId);
-            find.setObject(2, accountId);
-            try (ResultSet rs = find.executeQuery()) {
-                return rs.next();
-            }
+    private static void lockAccount(Handle h, UUID accountId) {
+        if (h.attach(ListedKeyRows.class).lockAccount(accountId).isEmpty()) {
+            throw new Unauthenticated("The account of this access token no longer exists");
         }
     }
 
@@ -184,33 +144,39 @@ public final class AccountKeys {
                 null, null, key.secret().reveal());
     }
 
-    private static KeyView view(ResultSet rs, Instant now) throws SQLException {
-        Instant expiresAt = instant(rs, "expires_at");
-        String status = rs.getString("status");
-        if ("grace".equals(status) && !now.isBefore(expiresAt)) {
-            status = "revoked";
+    /** The SQL of the owner's view of its keys. */
+    interface ListedKeyRows {
+
+        record Row(UUID id, String name, String prefix, List<String> scopes, String status, Instant createdAt,
+                   Instant lastUsedAt, Instant expiresAt) {
+
+            /** A key in grace whose grace has ended shows {@code revoked}: that is what it does now. */
+            KeyView view(Instant now) {
+                String shown = "grace".equals(status) && !now.isBefore(expiresAt) ? "revoked" : status;
+                return new KeyView(id, name, prefix, scopes, shown, createdAt, lastUsedAt, expiresAt);
+            }
         }
-        return new KeyView(rs.getObject("id", UUID.class), rs.getString("name"), rs.getString("prefix"),
-                List.of((String[]) rs.getArray("scopes").getArray()), status, instant(rs, "created_at"),
-                instant(rs, "last_used_at"), expiresAt);
-    }
 
-    private static Instant instant(ResultSet rs, String column) throws SQLException {
-        OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-        return value == null ? null : value.toInstant();
-    }
+        @SqlQuery("""
+                select id, name, prefix, scopes, status, created_at, last_used_at, expires_at
+                  from api_keys
+                 where account_id = :accountId and (status = 'active' or (status = 'grace' and expires_at > :now))
+                union all
+                (select id, name, prefix, scopes, status, created_at, last_used_at, expires_at
+                   from api_keys
+                  where account_id = :accountId
+                    and (status = 'revoked' or (status = 'grace' and expires_at <= :now))
+                    and coalesce(revoked_at, expires_at, created_at) > :since
+                  order by coalesce(revoked_at, expires_at, created_at) desc
+                  limit :ended)
+                order by created_at desc, id desc""")
+        @RegisterConstructorMapper(Row.class)
+        List<Row> list(UUID accountId, Instant now, Instant since, int ended);
 
-    /** Runs {@code work} in one transaction on a plain connection; an {@link ApiProblem} rolls it back. */
-    private <T> T inTransaction(ConnectionWork<T> work) {
-        try {
-            return jdbi.inTransaction((HandleCallback<T, SQLException>) h -> work.run(h.getConnection()));
-        } catch (SQLException e) {
-            throw new IllegalStateException("key transaction failed", e);
-        }
-    }
+        @SqlQuery("select id from accounts where id = :accountId and deleted_at is null for update")
+        Optional<UUID> lockAccount(UUID accountId);
 
-    @FunctionalInterface
-    private interface ConnectionWork<T> {
-        T run(Connection c) throws SQLException;
+        @SqlQuery("select exists (select 1 from api_keys where id = :id and account_id = :accountId)")
+        boolean exists(UUID id, UUID accountId);
     }
 }

@@ -5,7 +5,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.plans.AccountLimitsCache;
 
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -127,7 +126,7 @@ public final class MeterSync implements Managed, UsageMeter.SyncWaiter {
             if (!batch.isEmpty()) {
                 try {
                     meter.applied(batch, store.sync(batch, this::threshold));
-                } catch (SQLException | RuntimeException e) {
+                } catch (RuntimeException e) {
                     meter.failed(batch);
                     LOG.warn("Could not sync usage counts; they are kept for the next sync: {}", e.getMessage());
                 }

@@ -1,19 +1,17 @@
 package pe.quipu.api.metering;
 
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
-import pe.quipu.core.accounts.Subscriptions;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.core.events.EventOutbox;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,37 +30,6 @@ import java.util.function.Function;
 public final class MeteringStore {
 
     public static final String THRESHOLD_EVENT = "usage.threshold_reached";
-
-    /** Adds each account's new units and answers the month's totals; rows are locked in one order everywhere. */
-    private static final String ADD_MONTH_UNITS = """
-            insert into usage_counters as u (account_id, period, used)
-            select d.account_id, d.period, d.used
-              from unnest(?::uuid[], ?::date[], ?::bigint[]) as d (account_id, period, used)
-             order by d.account_id, d.period
-            on conflict (account_id, period) do update set used = u.used + excluded.used
-            returning u.account_id, u.period, u.used, u.alerted_at""";
-    private static final String ADD_MINUTE_REQUESTS = """
-            insert into rate_windows as w (account_id, window_start, used)
-            select d.account_id, d.window_start, d.used
-              from unnest(?::uuid[], ?::timestamptz[], ?::integer[]) as d (account_id, window_start, used)
-             order by d.account_id, d.window_start
-            on conflict (account_id, window_start) do update set used = w.used + excluded.used
-            returning w.account_id, w.window_start, w.used""";
-    private static final String READ_MONTH_UNITS = """
-            select u.account_id, u.period, u.used
-              from usage_counters u
-              join unnest(?::uuid[], ?::date[]) as k (account_id, period)
-                on u.account_id = k.account_id and u.period = k.period""";
-    private static final String READ_MINUTE_REQUESTS = """
-            select w.account_id, w.window_start, w.used
-              from rate_windows w
-              join unnest(?::uuid[], ?::timestamptz[]) as k (account_id, window_start)
-                on w.account_id = k.account_id and w.window_start = k.window_start""";
-    /** Only the first instance to see the threshold crossed in a month marks it, and so emits the event. */
-    private static final String MARK_ALERTED = """
-            update usage_counters set alerted_at = ?
-             where account_id = ? and period = ? and alerted_at is null and used >= ?
-            returning used""";
 
     private final Jdbi jdbi;
     private final EventOutbox outbox;
@@ -89,33 +56,43 @@ public final class MeteringStore {
      *
      * @return every total the batch concerns; an absent row is 0
      */
-    Map<SyncBatch.Key, Long> sync(SyncBatch batch, Function<UUID, Optional<AlertThreshold>> thresholds)
-            throws SQLException {
+    Map<SyncBatch.Key, Long> sync(SyncBatch batch, Function<UUID, Optional<AlertThreshold>> thresholds) {
         Map<SyncBatch.Key, Long> months = batch.deltas(Counter.Kind.MONTH);
         Map<SyncBatch.Key, Long> minutes = batch.deltas(Counter.Kind.MINUTE);
         return jdbi.inTransaction(handle -> {
-            Connection c = handle.getConnection();
+            CountRows rows = handle.attach(CountRows.class);
             Map<SyncBatch.Key, Long> totals = new HashMap<>();
-            List<StoredCount> added = add(c, ADD_MONTH_UNITS, nonZero(months));
-            add(c, ADD_MINUTE_REQUESTS, nonZero(minutes)).forEach(row -> totals.put(row.key, row.used));
-            read(c, READ_MONTH_UNITS, zero(months)).forEach(row -> totals.put(row.key, row.used));
-            read(c, READ_MINUTE_REQUESTS, zero(minutes)).forEach(row -> totals.put(row.key, row.used));
-            for (StoredCount row : added) {
-                totals.put(row.key, row.used);
-                if (!row.alerted) {
-                    Optional<AlertThreshold> threshold = thresholds.apply(row.key.accountId())
-                            .filter(t -> t.limit() > 0 && row.used >= t.units());
+            Map<SyncBatch.Key, Long> addMonths = nonZero(months);
+            List<MonthCount> added = addMonths.isEmpty() ? List.of() : rows.addMonthUnits(accounts(addMonths.keySet()),
+                    periods(addMonths.keySet()), addMonths.values().toArray(Long[]::new));
+            Map<SyncBatch.Key, Long> addMinutes = nonZero(minutes);
+            if (!addMinutes.isEmpty()) {
+                rows.addMinuteRequests(accounts(addMinutes.keySet()), windows(addMinutes.keySet()),
+                                addMinutes.values().stream().map(Math::toIntExact).toArray(Integer[]::new))
+                        .forEach(row -> totals.put(row.key(), row.used()));
+            }
+            List<SyncBatch.Key> readMonths = zero(months);
+            if (!readMonths.isEmpty()) {
+                rows.readMonthUnits(accounts(readMonths), periods(readMonths))
+                        .forEach(row -> totals.put(row.key(), row.used()));
+            }
+            List<SyncBatch.Key> readMinutes = zero(minutes);
+            if (!readMinutes.isEmpty()) {
+                rows.readMinuteRequests(accounts(readMinutes), windows(readMinutes))
+                        .forEach(row -> totals.put(row.key(), row.used()));
+            }
+            for (MonthCount row : added) {
+                totals.put(row.key(), row.used());
+                if (row.alertedAt() == null) {
+                    Optional<AlertThreshold> threshold = thresholds.apply(row.accountId())
+                            .filter(t -> t.limit() > 0 && row.used() >= t.units());
                     if (threshold.isPresent()) {
-                        alert(c, row.key, threshold.get());
+                        alert(handle, rows, row, threshold.get());
                     }
                 }
             }
             return totals;
         });
-    }
-
-    /** A stored count as read back: for months, whether its threshold event was already emitted. */
-    private record StoredCount(SyncBatch.Key key, long used, boolean alerted) {
     }
 
     private static Map<SyncBatch.Key, Long> nonZero(Map<SyncBatch.Key, Long> deltas) {
@@ -138,120 +115,138 @@ public final class MeteringStore {
         return keys;
     }
 
-    private static List<StoredCount> add(Connection c, String sql, Map<SyncBatch.Key, Long> deltas)
-            throws SQLException {
-        if (deltas.isEmpty()) {
-            return List.of();
-        }
-        List<SyncBatch.Key> keys = new ArrayList<>(deltas.keySet());
-        try (PreparedStatement statement = c.prepareStatement(sql)) {
-            bindKeys(c, statement, keys);
-            Counter.Kind kind = keys.getFirst().kind();
-            statement.setArray(3, c.createArrayOf(kind == Counter.Kind.MONTH ? "bigint" : "integer",
-                    keys.stream().map(k -> kind == Counter.Kind.MONTH
-                            ? (Object) deltas.get(k) : (Object) Math.toIntExact(deltas.get(k))).toArray()));
-            return rows(statement, kind);
-        }
+    private static String[] accounts(java.util.Collection<SyncBatch.Key> keys) {
+        return keys.stream().map(k -> k.accountId().toString()).toArray(String[]::new);
     }
 
-    private static List<StoredCount> read(Connection c, String sql, List<SyncBatch.Key> keys) throws SQLException {
-        if (keys.isEmpty()) {
-            return List.of();
-        }
-        try (PreparedStatement statement = c.prepareStatement(sql)) {
-            bindKeys(c, statement, keys);
-            return rows(statement, keys.getFirst().kind());
-        }
+    /** Months as their Lima dates. */
+    private static String[] periods(java.util.Collection<SyncBatch.Key> keys) {
+        return keys.stream().map(k -> period(k.bucket()).toString()).toArray(String[]::new);
     }
 
-    /** Parameters 1 and 2: the accounts and the buckets (Lima dates for months, instants for minutes). */
-    private static void bindKeys(Connection c, PreparedStatement statement, List<SyncBatch.Key> keys)
-            throws SQLException {
-        statement.setArray(1, c.createArrayOf("uuid", keys.stream().map(SyncBatch.Key::accountId).toArray()));
-        statement.setArray(2, c.createArrayOf("text", keys.stream()
-                .map(k -> k.kind() == Counter.Kind.MONTH ? period(k.bucket()).toString() : k.bucket().toString())
-                .toArray()));
+    private static String[] windows(java.util.Collection<SyncBatch.Key> keys) {
+        return keys.stream().map(k -> k.bucket().toString()).toArray(String[]::new);
     }
 
-    private static List<StoredCount> rows(PreparedStatement statement, Counter.Kind kind) throws SQLException {
-        List<StoredCount> rows = new ArrayList<>();
-        try (ResultSet rs = statement.executeQuery()) {
-            boolean hasAlerted = rs.getMetaData().getColumnCount() > 3;
-            while (rs.next()) {
-                UUID account = rs.getObject(1, UUID.class);
-                Instant bucket = kind == Counter.Kind.MONTH
-                        ? rs.getObject(2, LocalDate.class).atStartOfDay(Subscriptions.LIMA).toInstant()
-                        : rs.getObject(2, OffsetDateTime.class).toInstant();
-                rows.add(new StoredCount(new SyncBatch.Key(kind, account, bucket), rs.getLong(3),
-                        hasAlerted && rs.getObject(4) != null));
-            }
-        }
-        return rows;
-    }
-
-    private void alert(Connection c, SyncBatch.Key key, AlertThreshold threshold) throws SQLException {
-        LocalDate period = period(key.bucket());
-        try (PreparedStatement mark = c.prepareStatement(MARK_ALERTED)) {
-            mark.setTimestamp(1, Timestamp.from(clock.instant()));
-            mark.setObject(2, key.accountId());
-            mark.setObject(3, period);
-            mark.setLong(4, threshold.units());
-            try (ResultSet rs = mark.executeQuery()) {
-                if (!rs.next()) {
-                    return;
-                }
-                Map<String, Object> data = new LinkedHashMap<>();
-                data.put("period", YearMonth.from(period).toString());
-                data.put("used", rs.getLong(1));
-                data.put("limit", threshold.limit());
-                data.put("percent", threshold.percent());
-                outbox.append(c, THRESHOLD_EVENT, key.accountId(), data);
-            }
-        }
+    private void alert(Handle handle, CountRows rows, MonthCount row, AlertThreshold threshold) {
+        // Only the first instance to see the threshold crossed in a month marks it, and so emits the event.
+        rows.markAlerted(clock.instant(), row.accountId(), row.period(), threshold.units()).ifPresent(used -> {
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("period", YearMonth.from(row.period()).toString());
+            data.put("used", used);
+            data.put("limit", threshold.limit());
+            data.put("percent", threshold.percent());
+            outbox.append(handle, THRESHOLD_EVENT, row.accountId(), data);
+        });
     }
 
     /** Says this instance is alive and answers how many are (itself included). */
     int heartbeat(UUID instance, Duration liveness) {
-        return jdbi.withHandle(h -> h.createQuery("""
-                        with beat as (
-                            insert into metering_instances (id, seen_at) values (:id, now())
-                            on conflict (id) do update set seen_at = excluded.seen_at)
-                        select 1 + count(*) from metering_instances
-                         where id <> :id and seen_at > now() - make_interval(secs => :liveness)""")
-                .bind("id", instance)
-                .bind("liveness", (double) liveness.toSeconds())
-                .mapTo(Integer.class)
-                .one());
+        return jdbi.withHandle(h -> h.attach(CountRows.class).heartbeat(instance, (double) liveness.toSeconds()));
     }
 
     /** A stopping instance is no longer counted as alive. */
     void leave(UUID instance) {
-        jdbi.useHandle(h -> h.createUpdate("delete from metering_instances where id = :id")
-                .bind("id", instance)
-                .execute());
+        jdbi.useHandle(h -> h.attach(CountRows.class).leave(instance));
     }
 
     /** Deletes minute windows that started before {@code before}, and instances gone for a day. */
     void deleteOldWindows(Instant before) {
         jdbi.useHandle(h -> {
-            h.createUpdate("delete from rate_windows where window_start < :before")
-                    .bind("before", before)
-                    .execute();
-            h.createUpdate("delete from metering_instances where seen_at < now() - interval '1 day'").execute();
+            CountRows rows = h.attach(CountRows.class);
+            rows.deleteWindowsBefore(before);
+            rows.deleteGoneInstances();
         });
     }
 
     long monthUsed(UUID accountId, Instant monthStart) {
-        return jdbi.withHandle(h -> h.createQuery(
-                        "select used from usage_counters where account_id = :account and period = :period")
-                .bind("account", accountId)
-                .bind("period", period(monthStart))
-                .mapTo(Long.class)
-                .findOne()
-                .orElse(0L));
+        return jdbi.withHandle(h -> h.attach(CountRows.class).monthUsed(accountId, period(monthStart))).orElse(0L);
     }
 
     static LocalDate period(Instant monthStart) {
         return LocalDate.ofInstant(monthStart, Subscriptions.LIMA);
+    }
+
+    /** A month's stored count, and whether its threshold event was already emitted. */
+    public record MonthCount(UUID accountId, LocalDate period, long used, Instant alertedAt) {
+        SyncBatch.Key key() {
+            return new SyncBatch.Key(Counter.Kind.MONTH, accountId,
+                    period.atStartOfDay(Subscriptions.LIMA).toInstant());
+        }
+    }
+
+    /** A minute's stored count. */
+    public record MinuteCount(UUID accountId, Instant windowStart, long used) {
+        SyncBatch.Key key() {
+            return new SyncBatch.Key(Counter.Kind.MINUTE, accountId, windowStart);
+        }
+    }
+
+    /**
+     * Accounts, buckets and counts travel as arrays, one statement for a whole sync; rows are locked in one order
+     * everywhere (account, then bucket).
+     */
+    @RegisterConstructorMapper(MonthCount.class)
+    @RegisterConstructorMapper(MinuteCount.class)
+    interface CountRows {
+        @SqlQuery("""
+                insert into usage_counters as u (account_id, period, used)
+                select d.account_id, d.period, d.used
+                  from unnest(cast(:accounts as uuid[]), cast(:periods as date[]), cast(:units as bigint[]))
+                       as d (account_id, period, used)
+                 order by d.account_id, d.period
+                on conflict (account_id, period) do update set used = u.used + excluded.used
+                returning u.account_id, u.period, u.used, u.alerted_at""")
+        List<MonthCount> addMonthUnits(String[] accounts, String[] periods, Long[] units);
+
+        @SqlQuery("""
+                insert into rate_windows as w (account_id, window_start, used)
+                select d.account_id, d.window_start, d.used
+                  from unnest(cast(:accounts as uuid[]), cast(:windows as timestamptz[]), cast(:requests as integer[]))
+                       as d (account_id, window_start, used)
+                 order by d.account_id, d.window_start
+                on conflict (account_id, window_start) do update set used = w.used + excluded.used
+                returning w.account_id, w.window_start, w.used""")
+        List<MinuteCount> addMinuteRequests(String[] accounts, String[] windows, Integer[] requests);
+
+        @SqlQuery("""
+                select u.account_id, u.period, u.used, u.alerted_at
+                  from usage_counters u
+                  join unnest(cast(:accounts as uuid[]), cast(:periods as date[])) as k (account_id, period)
+                    on u.account_id = k.account_id and u.period = k.period""")
+        List<MonthCount> readMonthUnits(String[] accounts, String[] periods);
+
+        @SqlQuery("""
+                select w.account_id, w.window_start, w.used
+                  from rate_windows w
+                  join unnest(cast(:accounts as uuid[]), cast(:windows as timestamptz[])) as k (account_id, window_start)
+                    on w.account_id = k.account_id and w.window_start = k.window_start""")
+        List<MinuteCount> readMinuteRequests(String[] accounts, String[] windows);
+
+        @SqlQuery("""
+                update usage_counters set alerted_at = :at
+                 where account_id = :accountId and period = :period and alerted_at is null and used >= :threshold
+                returning used""")
+        Optional<Long> markAlerted(Instant at, UUID accountId, LocalDate period, long threshold);
+
+        @SqlQuery("""
+                with beat as (
+                    insert into metering_instances (id, seen_at) values (:id, now())
+                    on conflict (id) do update set seen_at = excluded.seen_at)
+                select 1 + count(*) from metering_instances
+                 where id <> :id and seen_at > now() - make_interval(secs => :liveness)""")
+        int heartbeat(UUID id, double liveness);
+
+        @SqlUpdate("delete from metering_instances where id = :id")
+        void leave(UUID id);
+
+        @SqlUpdate("delete from rate_windows where window_start < :before")
+        void deleteWindowsBefore(Instant before);
+
+        @SqlUpdate("delete from metering_instances where seen_at < now() - interval '1 day'")
+        void deleteGoneInstances();
+
+        @SqlQuery("select used from usage_counters where account_id = :accountId and period = :period")
+        Optional<Long> monthUsed(UUID accountId, LocalDate period);
     }
 }

@@ -1,10 +1,7 @@
 package pe.quipu.api.metering;
 
-import jakarta.ws.rs.container.ContainerRequestContext;
+import pe.quipu.api.domain.Allowance;
 import pe.quipu.api.plans.AccountLimits;
-
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * One admitted request's place in its account's counts: one request in the minute, and the quota units it holds
@@ -12,14 +9,12 @@ import java.util.Optional;
  */
 public final class Ticket {
 
-    static final String PROPERTY = Ticket.class.getName();
-
     private final UsageMeter meter;
     final AccountLimits limits;
     final Counter minute;
     final Counter month;
     long reserved;
-    private Map<String, String> headers;
+    private Allowance settled;
 
     Ticket(UsageMeter meter, AccountLimits limits, Counter minute, Counter month, long reserved) {
         this.meter = meter;
@@ -29,14 +24,9 @@ public final class Ticket {
         this.reserved = reserved;
     }
 
-    /** The ticket of a metered request; none when metering is off. */
-    public static Optional<Ticket> of(ContainerRequestContext request) {
-        return request.getProperty(PROPERTY) instanceof Ticket ticket ? Optional.of(ticket) : Optional.empty();
-    }
-
     /**
-     * Makes this request hold {@code units} quota units in all (a batch of N RUCs costs N), or throws 429
-     * {@code quota_exceeded} when fewer are left.
+     * Makes this request hold {@code units} quota units in all (a batch of N RUCs costs N), or throws
+     * {@link pe.quipu.api.domain.DomainException.QuotaExceeded} when fewer are left.
      */
     public void reserve(long units) {
         if (units > reserved) {
@@ -44,12 +34,12 @@ public final class Ticket {
         }
     }
 
-    /** Settles the request by its answer's status, once, and returns the headers that answer carries. */
-    synchronized Map<String, String> settle(int status) {
-        if (headers == null) {
+    /** Settles the request by its answer's status, once, and returns what that answer says is left. */
+    synchronized Allowance settle(int status) {
+        if (settled == null) {
             boolean charged = status >= 200 && status < 300 || status == 304 || status == 404;
-            headers = meter.settle(this, charged, status == 429);
+            settled = meter.settle(this, charged, status == 429);
         }
-        return headers;
+        return settled;
     }
 }

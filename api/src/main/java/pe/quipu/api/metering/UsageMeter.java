@@ -1,16 +1,16 @@
 package pe.quipu.api.metering;
 
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.domain.Allowance;
+import pe.quipu.api.domain.DomainException.QuotaExceeded;
+import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.plans.AccountLimits;
-import pe.quipu.core.accounts.Subscriptions;
+import pe.quipu.api.plans.Subscriptions;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,8 +58,8 @@ public final class UsageMeter {
     }
 
     /**
-     * Admits one request of this account, counting it for the minute and reserving one quota unit, or throws 429
-     * {@code rate_limited} (checked first) or {@code quota_exceeded}; a refused request is counted nowhere.
+     * Admits one request of this account, counting it for the minute and reserving one quota unit, or throws
+     * {@link RateLimited} (checked first) or {@link QuotaExceeded}; a refused request is counted nowhere.
      */
     public Ticket admit(AccountLimits limits) {
         int waits = 0;
@@ -98,7 +98,7 @@ public final class UsageMeter {
 
     /**
      * Reserves {@code units} more quota units for an admitted request (a batch needs as many units as RUCs), or
-     * throws 429 {@code quota_exceeded}, leaving the ticket as it was.
+     * throws {@link QuotaExceeded}, leaving the ticket as it was.
      */
     void reserve(Ticket ticket, long units) {
         Counter month = ticket.month;
@@ -125,9 +125,9 @@ public final class UsageMeter {
 
     /**
      * Gives back what an answer does not cost: its quota units when it is not charged, and its place in the
-     * minute's count when it is a 429. Returns the headers the answer carries.
+     * minute's count when it is a 429. Returns what the answer says the account has left.
      */
-    Map<String, String> settle(Ticket ticket, boolean charged, boolean refused) {
+    Allowance settle(Ticket ticket, boolean charged, boolean refused) {
         Counter minute = ticket.minute;
         Counter month = ticket.month;
         synchronized (month.owner) {
@@ -140,7 +140,7 @@ public final class UsageMeter {
                 minute.unsynced--;
                 keepForSync(minute);
             }
-            return headers(ticket.limits, minute, month, clock.instant());
+            return allowance(ticket.limits, minute, month, clock.instant());
         }
     }
 
@@ -290,41 +290,30 @@ public final class UsageMeter {
         return now.truncatedTo(ChronoUnit.MINUTES);
     }
 
-    private static ApiProblem rateLimited(AccountLimits limits, Counter minute, Counter month, Instant now) {
-        ApiProblem problem = ApiProblem.of(ProblemType.RATE_LIMITED, "This key's account may make "
-                + limits.rateLimitRpm() + " requests a minute on the " + limits.plan() + " plan; try again in "
-                + secondsUntil(minute.bucket.plus(MINUTE), now) + " s");
-        return withHeaders(problem, headers(limits, minute, month, now), secondsUntil(minute.bucket.plus(MINUTE), now));
+    private static RateLimited rateLimited(AccountLimits limits, Counter minute, Counter month, Instant now) {
+        long retryAfter = secondsUntil(minute.bucket.plus(MINUTE), now);
+        return new RateLimited("This key's account may make " + limits.rateLimitRpm() + " requests a minute on the "
+                + limits.plan() + " plan; try again in " + retryAfter + " s", retryAfter,
+                allowance(limits, minute, month, now));
     }
 
     /** @param own the units this request already holds, counted in {@code month} but left to it */
-    private static ApiProblem quotaExceeded(AccountLimits limits, Counter minute, Counter month, Instant now,
-                                            long units, long own) {
+    private static QuotaExceeded quotaExceeded(AccountLimits limits, Counter minute, Counter month, Instant now,
+                                               long units, long own) {
         long remaining = Math.max(0, limits.monthlyQuota() - (month.total() - own));
         long retryAfter = secondsUntil(Subscriptions.nextMonthStart(now), now);
         String asked = units == 1 ? "" : "; this request needs " + units + " units and " + remaining + " are left";
-        ApiProblem problem = ApiProblem.of(ProblemType.QUOTA_EXCEEDED, "This key's account has used its monthly quota of "
-                + limits.monthlyQuota() + " units on the " + limits.plan() + " plan" + asked
-                + ". The quota renews at the start of the next month in Lima, in " + retryAfter + " s");
-        return withHeaders(problem, headers(limits, minute, month, now), retryAfter);
+        return new QuotaExceeded("This key's account has used its monthly quota of " + limits.monthlyQuota()
+                + " units on the " + limits.plan() + " plan" + asked
+                + ". The quota renews at the start of the next month in Lima, in " + retryAfter + " s", retryAfter,
+                allowance(limits, minute, month, now));
     }
 
-    private static ApiProblem withHeaders(ApiProblem problem, Map<String, String> headers, long retryAfter) {
-        for (Map.Entry<String, String> header : headers.entrySet()) {
-            problem = problem.withHeader(header.getKey(), header.getValue());
-        }
-        return problem.withHeader("Retry-After", Long.toString(retryAfter));
-    }
-
-    /** The rate and quota headers of a metered answer. */
-    static Map<String, String> headers(AccountLimits limits, Counter minute, Counter month, Instant now) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("RateLimit-Limit", Integer.toString(limits.rateLimitRpm()));
-        headers.put("RateLimit-Remaining", Long.toString(Math.max(0, limits.rateLimitRpm() - minute.total())));
-        headers.put("RateLimit-Reset", Long.toString(secondsUntil(minute.bucket.plus(MINUTE), now)));
-        headers.put("X-Quota-Limit", Long.toString(limits.monthlyQuota()));
-        headers.put("X-Quota-Remaining", Long.toString(Math.max(0, limits.monthlyQuota() - month.total())));
-        return headers;
+    /** What a metered answer says the account has left. */
+    static Allowance allowance(AccountLimits limits, Counter minute, Counter month, Instant now) {
+        return new Allowance(limits.rateLimitRpm(), Math.max(0, limits.rateLimitRpm() - minute.total()),
+                secondsUntil(minute.bucket.plus(MINUTE), now), limits.monthlyQuota(),
+                Math.max(0, limits.monthlyQuota() - month.total()));
     }
 
     /** Whole seconds from {@code now} until {@code end}, rounded up, at least 1. */

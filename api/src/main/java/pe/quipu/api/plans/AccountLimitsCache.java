@@ -5,7 +5,6 @@ import com.github.benmanes.caffeine.cache.LoadingCache;
 import org.jdbi.v3.core.Jdbi;
 
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -55,19 +54,12 @@ public final class AccountLimitsCache {
     }
 
     private Optional<AccountLimits> load(UUID accountId) {
-        return jdbi.withHandle(h -> h.createQuery("""
-                        select s.id, s.plan, s.monthly_quota, s.rate_limit_rpm, s.renews_at, a.usage_alert_percent
-                          from subscriptions s join accounts a on a.id = s.account_id
-                         where s.account_id = :account and s.ended_at is null and a.deleted_at is null""")
-                .bind("account", accountId)
-                .map((rs, ctx) -> {
-                    Plan plan = plans.resolve(rs.getString("plan"));
-                    long quota = rs.getObject("monthly_quota") == null ? plan.monthlyQuota() : rs.getLong("monthly_quota");
-                    int rpm = rs.getObject("rate_limit_rpm") == null ? plan.rateLimitRpm() : rs.getInt("rate_limit_rpm");
-                    return new AccountLimits(accountId, rs.getString("id"), rs.getString("plan"), quota, rpm,
-                            plan.batchCap(), plan.webhookEndpoints(), rs.getInt("usage_alert_percent"),
-                            rs.getObject("renews_at", OffsetDateTime.class).toInstant());
-                })
-                .findOne());
+        return jdbi.withHandle(h -> h.attach(SubscriptionRows.class).currentPlan(accountId)).map(current -> {
+            Plan plan = plans.resolve(current.plan());
+            long quota = current.monthlyQuota() == null ? plan.monthlyQuota() : current.monthlyQuota();
+            int rpm = current.rateLimitRpm() == null ? plan.rateLimitRpm() : current.rateLimitRpm();
+            return new AccountLimits(accountId, current.id(), current.plan(), quota, rpm, plan.batchCap(),
+                    plan.webhookEndpoints(), current.usageAlertPercent(), current.renewsAt());
+        });
     }
 }

@@ -1,7 +1,5 @@
 package pe.quipu.api.plans;
 
-import pe.quipu.api.QuipuConfiguration;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -11,7 +9,7 @@ public final class PlanTable {
 
     private final Map<String, Plan> plans;
 
-    public PlanTable(Map<String, QuipuConfiguration.PlanConfig> config) {
+    public PlanTable(Map<String, PlanSettings> config) {
         Map<String, Plan> byName = new LinkedHashMap<>();
         config.forEach((name, p) -> byName.put(name,
                 new Plan(name, p.getMonthlyQuota(), p.getRateLimitRpm(), p.getBatchCap(), p.getWebhookEndpoints())));

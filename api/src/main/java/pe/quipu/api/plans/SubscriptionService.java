@@ -1,15 +1,13 @@
 package pe.quipu.api.plans;
 
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.ProblemType;
-import pe.quipu.core.accounts.Subscriptions;
-import pe.quipu.core.audit.AuditLog;
+import pe.quipu.api.audit.AuditLog;
+import pe.quipu.api.domain.DomainException.Conflict;
+import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.core.events.EventOutbox;
 
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -71,41 +69,42 @@ public final class SubscriptionService {
      * so. The same plan with the same overrides changes nothing, unless a cancellation is scheduled: then it is
      * withdrawn (same subscription, {@code subscription.updated} with plan = previousPlan).
      *
-     * @throws ApiProblem 400 for a plan config.yml does not define, 404 for an email with no live account
+     * @throws InvalidInput for a plan config.yml does not define; NotFound for an email with no live account
      */
     public PlanChange setPlan(String email, String planName, Subscription.Overrides overrides) {
         if (plans.find(planName).isEmpty()) {
-            throw ApiProblem.invalid("plan", "unknown plan '" + planName + "'; the plans are "
+            throw new InvalidInput("plan", "unknown plan '" + planName + "'; the plans are "
                     + String.join(", ", planNames()));
         }
         Instant now = now();
-        PlanChange change = inTransaction(h -> {
-            UUID accountId = lockAccount(h, email);
-            Optional<Subscription> current = SubscriptionRows.current(h, accountId);
+        PlanChange change = jdbi.inTransaction(h -> {
+            SubscriptionRows rows = h.attach(SubscriptionRows.class);
+            UUID accountId = lockAccount(rows, email);
+            Optional<Subscription> current = rows.current(accountId);
             if (current.isPresent() && current.get().plan().equals(planName)
                     && current.get().overrides().equals(overrides)) {
                 Subscription same = current.get();
                 if (same.cancelAt() == null) {
                     return new PlanChange(same, same.plan(), false);
                 }
-                SubscriptionRows.setCancelAt(h, same.id(), null);
+                rows.setCancelAt(same.id(), null);
                 Subscription resumed = same.withCancelAt(null);
                 announceUpdate(h, resumed, same.plan());
-                audit.record(h.getConnection(), accountId, "subscription.resumed", AuditLog.Origin.OPERATOR,
+                audit.record(h, accountId, "subscription.resumed", AuditLog.Origin.OPERATOR,
                         Map.of("subscriptionId", same.id(), "plan", same.plan()));
                 return new PlanChange(resumed, same.plan(), true);
             }
             // An account without a current subscription should not exist; set-plan gives it one.
             String previousPlan = current.map(Subscription::plan).orElse(Subscriptions.FREE);
-            current.ifPresent(s -> SubscriptionRows.end(h, s.id(), now));
-            Subscription opened = SubscriptionRows.open(h, accountId, planName, overrides, now);
+            current.ifPresent(s -> rows.end(s.id(), now));
+            Subscription opened = rows.open(accountId, planName, overrides, now);
             announceUpdate(h, opened, previousPlan);
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("plan", planName);
             details.put("previousPlan", previousPlan);
             details.put("monthlyQuota", opened.effectiveMonthlyQuota(plans));
             details.put("rateLimitRpm", opened.effectiveRateLimitRpm(plans));
-            audit.record(h.getConnection(), accountId, "plan.changed", AuditLog.Origin.OPERATOR, details);
+            audit.record(h, accountId, "plan.changed", AuditLog.Origin.OPERATOR, details);
             return new PlanChange(opened, previousPlan, true);
         });
         limits.evict(change.subscription().accountId());
@@ -118,16 +117,16 @@ public final class SubscriptionService {
      * cancellation takes effect, and the account is then on a new free subscription. Asking again for a scheduled
      * cancellation changes nothing.
      *
-     * @throws ApiProblem 404 for an email with no live account, 409 when the account is on the free plan
+     * @throws NotFound for an email with no live account; Conflict when the account is on the free plan
      */
     public Cancellation cancel(String email, boolean immediate) {
         Instant now = now();
-        Cancellation cancellation = inTransaction(h -> {
-            UUID accountId = lockAccount(h, email);
-            Subscription current = SubscriptionRows.current(h, accountId)
+        Cancellation cancellation = jdbi.inTransaction(h -> {
+            SubscriptionRows rows = h.attach(SubscriptionRows.class);
+            UUID accountId = lockAccount(rows, email);
+            Subscription current = rows.current(accountId)
                     .filter(s -> !Subscriptions.FREE.equals(s.plan()))
-                    .orElseThrow(() -> ApiProblem.of(ProblemType.CONFLICT,
-                            "The account is on the free plan: there is no paid subscription to cancel"));
+                    .orElseThrow(() -> new Conflict("The account is on the free plan: there is no paid subscription to cancel"));
             if (immediate) {
                 endWithCancellation(h, current, now, AuditLog.Origin.OPERATOR);
                 return new Cancellation(current, now, true, true);
@@ -135,8 +134,8 @@ public final class SubscriptionService {
             if (current.cancelAt() != null) {
                 return new Cancellation(current, current.cancelAt(), false, false);
             }
-            SubscriptionRows.setCancelAt(h, current.id(), current.renewsAt());
-            audit.record(h.getConnection(), accountId, "subscription.cancel_scheduled", AuditLog.Origin.OPERATOR,
+            rows.setCancelAt(current.id(), current.renewsAt());
+            audit.record(h, accountId, "subscription.cancel_scheduled", AuditLog.Origin.OPERATOR,
                     Map.of("subscriptionId", current.id(), "plan", current.plan(),
                             "cancelAt", current.renewsAt().toString()));
             return new Cancellation(current.withCancelAt(current.renewsAt()), current.renewsAt(), false, true);
@@ -168,7 +167,9 @@ public final class SubscriptionService {
         boolean progress = true;
         while (progress) {
             progress = false;
-            for (UUID accountId : jdbi.withHandle(h -> SubscriptionRows.accountsDue(h, now, BATCH))) {
+            List<UUID> due = jdbi.withHandle(h -> h.attach(SubscriptionRows.class)
+                    .accountsDue(now, Subscriptions.FREE, BATCH));
+            for (UUID accountId : due) {
                 Due done = applyDue(accountId, now);
                 if (done == Due.NOTHING) {
                     continue;
@@ -195,7 +196,8 @@ public final class SubscriptionService {
         int total = 0;
         int moved;
         do {
-            moved = inTransaction(h -> SubscriptionRows.renewFree(h, now, next, BATCH));
+            moved = jdbi.inTransaction(h -> h.attach(SubscriptionRows.class)
+                    .renewFree(now, next, Subscriptions.FREE, BATCH));
             total += moved;
         } while (moved == BATCH);
         return total;
@@ -205,11 +207,12 @@ public final class SubscriptionService {
 
     /** One account's due change, in its own transaction; NOTHING when another instance holds it or it is no longer due. */
     private Due applyDue(UUID accountId, Instant now) {
-        return inTransaction(h -> {
-            if (!SubscriptionRows.tryLockAccount(h, accountId)) {
+        return jdbi.inTransaction(h -> {
+            SubscriptionRows rows = h.attach(SubscriptionRows.class);
+            if (rows.tryLockAccount(accountId).isEmpty()) {
                 return Due.NOTHING;
             }
-            Optional<Subscription> current = SubscriptionRows.current(h, accountId);
+            Optional<Subscription> current = rows.current(accountId);
             if (current.isEmpty() || current.get().renewsAt().isAfter(now)) {
                 return Due.NOTHING;
             }
@@ -224,32 +227,33 @@ public final class SubscriptionService {
             }
             // renews_at is a Lima month start, so the next one is exactly one paid period later.
             Subscription renewed = s.withRenewsAt(Subscriptions.nextMonthStart(s.renewsAt()));
-            SubscriptionRows.setRenewsAt(h, s.id(), renewed.renewsAt());
+            rows.setRenewsAt(s.id(), renewed.renewsAt());
             announceUpdate(h, renewed, s.plan());
             return Due.RENEWED;
         });
     }
 
-    private void endWithCancellation(Handle h, Subscription s, Instant at, AuditLog.Origin origin) throws SQLException {
-        SubscriptionRows.end(h, s.id(), at);
-        SubscriptionRows.open(h, s.accountId(), Subscriptions.FREE, Subscription.Overrides.NONE, at);
+    private void endWithCancellation(Handle h, Subscription s, Instant at, AuditLog.Origin origin) {
+        SubscriptionRows rows = h.attach(SubscriptionRows.class);
+        rows.end(s.id(), at);
+        rows.open(s.accountId(), Subscriptions.FREE, Subscription.Overrides.NONE, at);
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("subscriptionId", s.id());
         data.put("plan", s.plan());
         data.put("canceledAt", at.toString());
-        outbox.append(h.getConnection(), CANCELED, s.accountId(), data);
-        audit.record(h.getConnection(), s.accountId(), "subscription.canceled", origin,
+        outbox.append(h, CANCELED, s.accountId(), data);
+        audit.record(h, s.accountId(), "subscription.canceled", origin,
                 Map.of("subscriptionId", s.id(), "plan", s.plan()));
     }
 
     /** subscription.updated, whose data is exactly the spec's {subscriptionId, plan, previousPlan, renewsAt}. */
-    private void announceUpdate(Handle h, Subscription s, String previousPlan) throws SQLException {
+    private void announceUpdate(Handle h, Subscription s, String previousPlan) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("subscriptionId", s.id());
         data.put("plan", s.plan());
         data.put("previousPlan", previousPlan);
         data.put("renewsAt", s.renewsAt().toString());
-        outbox.append(h.getConnection(), UPDATED, s.accountId(), data);
+        outbox.append(h, UPDATED, s.accountId(), data);
     }
 
     /** PostgreSQL keeps microseconds: events and answers show the instant the rows hold. */
@@ -257,18 +261,9 @@ public final class SubscriptionService {
         return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
-    private static UUID lockAccount(Handle h, String email) {
-        return SubscriptionRows.lockAccount(h, email)
-                .orElseThrow(() -> ApiProblem.of(ProblemType.NOT_FOUND, "No account has the email " + email));
-    }
-
-    /** A JDBC failure here is unexpected: it rolls the transaction back and becomes a 500. */
-    private <T> T inTransaction(HandleCallback<T, SQLException> work) {
-        try {
-            return jdbi.inTransaction(work);
-        } catch (SQLException e) {
-            throw new IllegalStateException("subscription transaction failed", e);
-        }
+    private static UUID lockAccount(SubscriptionRows rows, String email) {
+        return rows.lockAccount(email)
+                .orElseThrow(() -> new NotFound("No account has the email " + email));
     }
 
     /** The plans an operator may choose, for messages. */

@@ -7,9 +7,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
-import pe.quipu.api.errors.ApiProblem;
-import pe.quipu.api.errors.Problem;
-import pe.quipu.api.errors.ProblemType;
+import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.FieldError;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
@@ -37,25 +36,24 @@ public final class BatchRequest {
                 .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     }
 
-    /** The RUCs in request order, duplicates kept; or an {@link ApiProblem} 400 listing every fault found. */
+    /** The RUCs in request order, duplicates kept; or {@link InvalidInput} listing every fault found. */
     public List<Ruc> read(byte[] body) {
         JsonNode root = parse(body);
         if (root == null || root.isMissingNode()) {
-            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The request body is empty; " + SHAPE);
+            throw InvalidInput.of("The request body is empty; " + SHAPE);
         }
         if (!root.isObject()) {
-            throw ApiProblem.of(ProblemType.VALIDATION_ERROR,
-                    "The request body must be a JSON object, not " + kind(root) + "; " + SHAPE);
+            throw InvalidInput.of("The request body must be a JSON object, not " + kind(root) + "; " + SHAPE);
         }
-        List<Problem.FieldError> errors = new ArrayList<>();
+        List<FieldError> errors = new ArrayList<>();
         root.fieldNames().forEachRemaining(name -> {
             if (!name.equals("rucs")) {
-                errors.add(new Problem.FieldError(name, "unknown member; the body takes only \"rucs\""));
+                errors.add(new FieldError(name, "unknown member; the body takes only \"rucs\""));
             }
         });
         List<Ruc> rucs = rucs(root.get("rucs"), errors);
         if (!errors.isEmpty()) {
-            throw ApiProblem.invalid(errors);
+            throw new InvalidInput(errors);
         }
         return rucs;
     }
@@ -68,27 +66,27 @@ public final class BatchRequest {
                     ? "a member appears more than once" : "not valid JSON";
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The request body is " + problem + where);
+            throw InvalidInput.of("The request body is " + problem + where);
         } catch (IOException e) {
-            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The request body could not be read as JSON");
+            throw InvalidInput.of("The request body could not be read as JSON");
         }
     }
 
-    private static List<Ruc> rucs(JsonNode node, List<Problem.FieldError> errors) {
+    private static List<Ruc> rucs(JsonNode node, List<FieldError> errors) {
         if (node == null) {
-            errors.add(new Problem.FieldError("rucs", "is required; " + SHAPE));
+            errors.add(new FieldError("rucs", "is required; " + SHAPE));
             return List.of();
         }
         if (!node.isArray()) {
-            errors.add(new Problem.FieldError("rucs", "must be an array of RUC strings, not " + kind(node)));
+            errors.add(new FieldError("rucs", "must be an array of RUC strings, not " + kind(node)));
             return List.of();
         }
         if (node.isEmpty()) {
-            errors.add(new Problem.FieldError("rucs", "must hold at least 1 RUC"));
+            errors.add(new FieldError("rucs", "must hold at least 1 RUC"));
             return List.of();
         }
         if (node.size() > MAX_RUCS) {
-            errors.add(new Problem.FieldError("rucs",
+            errors.add(new FieldError("rucs",
                     "must hold at most " + MAX_RUCS + " RUCs, got " + node.size()));
             return List.of();
         }
@@ -97,13 +95,13 @@ public final class BatchRequest {
             JsonNode element = node.get(i);
             String field = "rucs[" + i + "]";
             if (!element.isTextual()) {
-                errors.add(new Problem.FieldError(field, "must be a string of 11 digits, not " + kind(element)));
+                errors.add(new FieldError(field, "must be a string of 11 digits, not " + kind(element)));
                 continue;
             }
             try {
                 rucs.add(Ruc.parse(element.textValue()));
             } catch (InvalidRucException e) {
-                errors.add(new Problem.FieldError(field, e.getMessage()));
+                errors.add(new FieldError(field, e.getMessage()));
             }
         }
         return rucs;

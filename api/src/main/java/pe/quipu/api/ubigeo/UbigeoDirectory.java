@@ -7,13 +7,15 @@ import org.slf4j.LoggerFactory;
 import pe.quipu.core.ubigeo.Ubigeo;
 import pe.quipu.core.ubigeo.UbigeoCatalogue;
 import pe.quipu.core.ubigeo.UbigeoCsv;
+import pe.quipu.core.ubigeo.UbigeoTable;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The ubigeo catalogue this instance serves, held in memory. The {@code ubigeos} table is the source of truth:
- * on start the bundled INEI file is written into an empty table, then the table is read; {@link #reload()}
+ * on start the bundled INEI file is written into an empty table (contract §1: a first start needs no manual step),
+ * then the table is read; {@link #reload()}
  * reads it again (for the ETL, after it replaces the table) and swaps the catalogue in one step, so a request
  * sees either the old catalogue or the new one, never a mix.
  *
@@ -24,17 +26,16 @@ public final class UbigeoDirectory implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(UbigeoDirectory.class);
 
     private final Jdbi jdbi;
-    private final UbigeoSeeder seeder;
     private final AtomicReference<UbigeoCatalogue> current = new AtomicReference<>();
 
     public UbigeoDirectory(Jdbi jdbi) {
         this.jdbi = jdbi;
-        this.seeder = new UbigeoSeeder(jdbi);
     }
 
     @Override
     public void start() {
-        int seeded = seeder.seedIfEmpty(UbigeoCsv.bundled());
+        // Under the table's lock, so that instances starting together insert the catalogue exactly once.
+        int seeded = jdbi.inTransaction(h -> UbigeoTable.seedIfEmpty(h, UbigeoCsv.bundled()));
         if (seeded > 0) {
             LOG.info("Loaded the bundled INEI catalogue into the empty ubigeos table: {} districts", seeded);
         }
@@ -53,11 +54,7 @@ public final class UbigeoDirectory implements Managed {
 
     /** Reads the whole table (one statement, so one consistent snapshot) and puts it in service. */
     public UbigeoCatalogue reload() {
-        List<Ubigeo> rows = jdbi.withHandle(handle -> handle.createQuery(
-                        "select code, departamento, provincia, distrito from ubigeos order by code")
-                .map((rs, ctx) -> new Ubigeo(rs.getString("code"), rs.getString("departamento"),
-                        rs.getString("provincia"), rs.getString("distrito")))
-                .list());
+        List<Ubigeo> rows = jdbi.withHandle(UbigeoTable::all);
         UbigeoCatalogue catalogue = UbigeoCatalogue.of(rows);
         current.set(catalogue);
         return catalogue;

@@ -1,7 +1,7 @@
 package pe.quipu.api.accounts;
 
 import org.junit.jupiter.api.Test;
-import pe.quipu.api.support.MutableClock;
+import pe.quipu.core.testing.MutableClock;
 
 import java.time.Duration;
 import java.time.Instant;

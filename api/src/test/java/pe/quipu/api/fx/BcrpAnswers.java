@@ -1,7 +1,7 @@
 package pe.quipu.api.fx;
 
-import pe.quipu.api.support.BcrpStub;
-import pe.quipu.api.support.BcrpStub.Answer;
+import pe.quipu.core.testing.BcrpStub.Answer;
+import pe.quipu.core.testing.BcrpStub;
 
 import java.time.LocalDate;
 import java.util.List;

@@ -1,13 +1,13 @@
 package pe.quipu.api.fx;
 
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
-import pe.quipu.api.support.BcrpStub.Answer;
-import pe.quipu.api.support.TestQuipu;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpFetch;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.testing.BcrpStub.Answer;
 
 import java.time.Duration;
 import java.time.LocalDate;
@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ExchangeRateServiceTest {
 
-    private final TestQuipu quipu = TestQuipu.get();
+    @RegisterExtension
+    static final QuipuExtension quipu = new QuipuExtension();
 
     @Test
     void simultaneous_refreshes_of_one_range_ask_bcrp_once() throws Exception {
@@ -39,7 +40,7 @@ class ExchangeRateServiceTest {
                 Duration.ofMillis(50)), quipu.clock);
              ExecutorService threads = Executors.newFixedThreadPool(4)) {
             ExchangeRateService service = new ExchangeRateService(
-                    new ExchangeRateStore(Jdbi.create(quipu::connection)), client, quipu.clock, Duration.ofMinutes(30));
+                    new ExchangeRateStore(quipu.database.jdbi()), client, quipu.clock, Duration.ofMinutes(30));
             CountDownLatch go = new CountDownLatch(1);
             List<Future<BcrpFetch>> results = new ArrayList<>();
             for (int i = 0; i < 4; i++) {

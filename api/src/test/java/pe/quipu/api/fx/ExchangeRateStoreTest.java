@@ -1,10 +1,9 @@
 package pe.quipu.api.fx;
 
-import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
-import pe.quipu.api.support.TestQuipu;
 import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.testing.TestDatabase;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -20,7 +19,7 @@ class ExchangeRateStoreTest {
     private static final Instant SECOND = Instant.parse("2021-03-02T15:30:00Z");
     private static final Instant THIRD = Instant.parse("2021-03-03T15:00:00Z");
 
-    private final ExchangeRateStore store = new ExchangeRateStore(Jdbi.create(TestQuipu.get()::connection));
+    private final ExchangeRateStore store = new ExchangeRateStore(TestDatabase.get().jdbi());
 
     @Test
     void an_unchanged_publication_keeps_its_capture_time_and_a_revised_one_takes_the_new() {

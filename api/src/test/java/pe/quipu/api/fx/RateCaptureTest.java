@@ -1,13 +1,12 @@
 package pe.quipu.api.fx;
 
-import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import pe.quipu.api.support.BcrpStub.Answer;
-import pe.quipu.api.support.TestQuipu;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.testing.BcrpStub.Answer;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,12 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RateCaptureTest {
 
-    private final TestQuipu quipu = TestQuipu.get();
-
-    @AfterEach
-    void restoreClock() {
-        quipu.clock.set(TestQuipu.START);
-    }
+    @RegisterExtension
+    static final QuipuExtension quipu = new QuipuExtension();
 
     @Test
     void captures_only_during_lima_business_hours() {
@@ -106,8 +101,8 @@ class RateCaptureTest {
     }
 
     private ExchangeRateService service(BcrpClient client) {
-        Jdbi jdbi = Jdbi.create(quipu::connection);
-        return new ExchangeRateService(new ExchangeRateStore(jdbi), client, quipu.clock, Duration.ofMinutes(30));
+        return new ExchangeRateService(new ExchangeRateStore(quipu.database.jdbi()), client, quipu.clock,
+                Duration.ofMinutes(30));
     }
 
     private RateCapture capture(BcrpClient client) {
@@ -115,7 +110,7 @@ class RateCaptureTest {
     }
 
     private List<String> rows(String moneda) throws SQLException {
-        try (Connection c = quipu.connection();
+        try (Connection c = quipu.database.connection();
              PreparedStatement q = c.prepareStatement("select fecha, compra, venta from exchange_rates"
                      + " where moneda = ? and fecha between '2027-02-01' and '2027-02-28' order by fecha")) {
             q.setString(1, moneda);

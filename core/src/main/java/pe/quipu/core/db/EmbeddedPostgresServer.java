@@ -1,5 +1,9 @@
 package pe.quipu.core.db;
 
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,12 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,10 +53,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private final Path dataDirectory;
     private final Path binaries;
     private final int port;
-    private final Connection presence;
+    private final Handle presence;
     private boolean released;
 
-    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, Connection presence) {
+    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, Handle presence) {
         this.dataDirectory = dataDirectory;
         this.binaries = binaries;
         this.port = port;
@@ -94,7 +92,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             } else {
                 LOG.info("Attaching to the embedded PostgreSQL already running on port {} over {}", port, dir);
             }
-            Connection presence = connect(port, DATABASE, QuipuDatabase.applicationName(role + " presence"));
+            Handle presence = open(port, DATABASE, QuipuDatabase.applicationName(role + " presence"));
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(dir, binaries, port, presence);
             OPEN.computeIfAbsent(dir, d -> ConcurrentHashMap.newKeySet()).add(server);
             return server;
@@ -134,14 +132,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             // listed for a moment in pg_stat_activity, are not mistaken for another client's. Other holders in
             // this same process (a command run inside a running app, as tests do) are known exactly.
             int others = holders.size();
-            try (Connection c = connect(port, "postgres", QuipuDatabase.applicationName("release"));
-                 PreparedStatement count = c.prepareStatement("select count(*) from pg_stat_activity "
-                         + "where backend_type = 'client backend' and application_name not like ?")) {
-                count.setString(1, "%" + QuipuDatabase.PROCESS_TAG);
-                ResultSet rs = count.executeQuery();
-                rs.next();
-                others += rs.getInt(1);
-            } catch (SQLException e) {
+            try (Handle h = open(port, "postgres", QuipuDatabase.applicationName("release"))) {
+                others += h.attach(ServerRows.class).clientsNotNamed("%" + QuipuDatabase.PROCESS_TAG);
+            } catch (JdbiException | IllegalStateException e) {
                 LOG.warn("Could not count the embedded PostgreSQL's clients; leaving it running", e);
                 return null;
             }
@@ -237,26 +230,23 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     private static void createDatabase(int port) {
-        try (Connection c = connect(port, "postgres", QuipuDatabase.applicationName("bootstrap"));
-             Statement s = c.createStatement()) {
-            try (ResultSet rs = s.executeQuery("select 1 from pg_database where datname = '" + DATABASE + "'")) {
-                if (rs.next()) {
-                    return;
-                }
+        try (Handle h = open(port, "postgres", QuipuDatabase.applicationName("bootstrap"))) {
+            if (!h.attach(ServerRows.class).databaseExists(DATABASE)) {
+                h.execute("create database " + DATABASE);
             }
-            s.execute("create database " + DATABASE);
-        } catch (SQLException e) {
+        } catch (JdbiException e) {
             throw new IllegalStateException("could not create the embedded database", e);
         }
     }
 
-    private static Connection connect(int port, String database, String applicationName) {
+    private static Handle open(int port, String database, String applicationName) {
         Properties props = new Properties();
         props.setProperty("user", USER);
         props.setProperty("ApplicationName", applicationName);
         try {
-            return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database, props);
-        } catch (SQLException e) {
+            return QuipuJdbi.configure(Jdbi.create("jdbc:postgresql://127.0.0.1:" + port + "/" + database, props))
+                    .open();
+        } catch (JdbiException e) {
             throw new IllegalStateException("could not connect to the embedded PostgreSQL on port " + port, e);
         }
     }
@@ -305,11 +295,22 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         return new com.sun.security.auth.module.UnixSystem().getUid() == 0;
     }
 
-    private static void closeQuietly(Connection c) {
+    private static void closeQuietly(Handle h) {
         try {
-            c.close();
-        } catch (SQLException e) {
+            h.close();
+        } catch (JdbiException e) {
             LOG.debug("closing the presence connection", e);
         }
+    }
+
+    /** What the server is asked about itself, before and beside Quipu's own database. */
+    interface ServerRows {
+        @SqlQuery("""
+                select count(*) from pg_stat_activity
+                 where backend_type = 'client backend' and application_name not like :pattern""")
+        int clientsNotNamed(String pattern);
+
+        @SqlQuery("select exists (select 1 from pg_database where datname = :name)")
+        boolean databaseExists(String name);
     }
 }

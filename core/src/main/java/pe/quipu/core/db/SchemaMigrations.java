@@ -16,17 +16,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.util.Map;
-import java.util.Properties;
 
 /** Connections to a {@link QuipuDatabase} and its schema migrations (the changelog of the migrations module). */
 public final class SchemaMigrations {
@@ -37,6 +37,7 @@ public final class SchemaMigrations {
     private SchemaMigrations() {
     }
 
+    /** A plain JDBC connection: Liquibase takes one, and reads its history through it. */
     public static Connection connect(QuipuDatabase database, String purpose) throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", database.user());

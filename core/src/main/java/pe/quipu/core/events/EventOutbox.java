@@ -2,19 +2,18 @@ package pe.quipu.core.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.sqlobject.customizer.BindMethods;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
 
 /**
- * Appends events to the {@code events} outbox on the caller's connection, so an event commits or rolls
- * back with the change it announces. The webhook worker turns outbox rows into deliveries later;
+ * Appends events to the {@code events} outbox on the caller's handle, so an event commits or rolls back with
+ * the change it announces. The webhook worker turns outbox rows into deliveries later;
  * nothing here calls out.
  */
 public final class EventOutbox {
@@ -31,24 +30,24 @@ public final class EventOutbox {
     }
 
     /**
-     * Appends one event in the transaction {@code connection} is in.
+     * Appends one event in the transaction {@code handle} is in.
      *
      * @param accountId the account the event concerns, or null for operator-level events (etl.run.*)
      * @param data      the event's {@code data} payload, serialised as JSON
      * @return the stored event
      */
-    public Event append(Connection connection, String type, UUID accountId, Object data) throws SQLException {
+    public Event append(Handle handle, String type, UUID accountId, Object data) {
         Event event = new Event(newId(), type, accountId, clock.instant(), toJson(data));
-        try (PreparedStatement insert = connection.prepareStatement(
-                "insert into events (id, type, account_id, data, created_at) values (?, ?, ?, ?::jsonb, ?)")) {
-            insert.setString(1, event.id());
-            insert.setString(2, event.type());
-            insert.setObject(3, event.accountId());
-            insert.setString(4, event.dataJson());
-            insert.setTimestamp(5, Timestamp.from(event.createdAt()));
-            insert.executeUpdate();
-        }
+        handle.attach(EventRows.class).insert(event);
         return event;
+    }
+
+    /** The outbox's SQL. */
+    interface EventRows {
+        @SqlUpdate("""
+                insert into events (id, type, account_id, data, created_at)
+                values (:id, :type, :accountId, cast(:dataJson as jsonb), :createdAt)""")
+        void insert(@BindMethods Event event);
     }
 
     private String toJson(Object data) {

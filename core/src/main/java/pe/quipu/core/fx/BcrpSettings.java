@@ -1,36 +1,116 @@
 package pe.quipu.core.fx;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How Quipu talks to BCRP.
- *
- * @param baseUrl        e.g. {@code https://estadisticas.bcrp.gob.pe/estadisticas/series/api}
- * @param attemptTimeout limit of each HTTP attempt, connection to last byte
- * @param maxAttempts    attempts in all (first one included)
- * @param retryWait      pause between attempts
+ * The {@code bcrp:} section of config.yml: how Quipu talks to BCRP (the API's on-demand fetches and capture, the
+ * ETL's {@code tipo-cambio} job), and the API's in-process capture.
  */
-public record BcrpSettings(String baseUrl, Duration attemptTimeout, int maxAttempts, Duration retryWait) {
+public final class BcrpSettings {
 
     public static final String DEFAULT_BASE_URL = "https://estadisticas.bcrp.gob.pe/estadisticas/series/api";
 
-    public BcrpSettings {
-        Objects.requireNonNull(baseUrl, "baseUrl");
-        Objects.requireNonNull(attemptTimeout, "attemptTimeout");
-        Objects.requireNonNull(retryWait, "retryWait");
+    @NotNull
+    @JsonProperty
+    private String baseUrl = DEFAULT_BASE_URL;
+    /** The limit of each HTTP attempt, connection to last byte. */
+    @NotNull
+    @JsonProperty
+    private io.dropwizard.util.Duration attemptTimeout = io.dropwizard.util.Duration.milliseconds(1400);
+    /** Attempts in all, the first one included. */
+    @Min(1)
+    @Max(5)
+    @JsonProperty
+    private int maxAttempts = 3;
+    /** The pause between attempts. */
+    @NotNull
+    @JsonProperty
+    private io.dropwizard.util.Duration retryWait = io.dropwizard.util.Duration.milliseconds(200);
+    /** The API's capture of the latest rates, in Lima business hours. */
+    @NotNull
+    @JsonProperty
+    private io.dropwizard.util.Duration captureInterval = io.dropwizard.util.Duration.minutes(30);
+    @JsonProperty
+    private boolean captureEnabled = true;
+
+    public BcrpSettings() {
+    }
+
+    /** Settings for a client only (tests, tools); the capture keeps its defaults. */
+    public BcrpSettings(String baseUrl, Duration attemptTimeout, int maxAttempts, Duration retryWait) {
+        this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+        this.attemptTimeout = io.dropwizard.util.Duration.milliseconds(attemptTimeout.toMillis());
+        this.maxAttempts = maxAttempts;
+        this.retryWait = io.dropwizard.util.Duration.milliseconds(retryWait.toMillis());
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be at least 1");
         }
-        if (attemptTimeout.isNegative() || attemptTimeout.isZero()) {
+        if (!isAttemptTimeoutPositive()) {
             throw new IllegalArgumentException("attemptTimeout must be positive");
         }
-        // A trailing slash would double the separator in every URL.
-        baseUrl = baseUrl.strip().replaceAll("/+$", "");
+    }
+
+    /** Without the trailing slash, which would double the separator in every URL. */
+    public String baseUrl() {
+        return baseUrl.strip().replaceAll("/+$", "");
+    }
+
+    public Duration attemptTimeout() {
+        return attemptTimeout.toJavaDuration();
+    }
+
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    public Duration retryWait() {
+        return retryWait.toJavaDuration();
+    }
+
+    public Duration captureInterval() {
+        return captureInterval.toJavaDuration();
+    }
+
+    public boolean captureEnabled() {
+        return captureEnabled;
     }
 
     /** The longest a fetch can take: every attempt timing out, with the waits between them. */
     public Duration worstCase() {
-        return attemptTimeout.multipliedBy(maxAttempts).plus(retryWait.multipliedBy(maxAttempts - 1L));
+        return attemptTimeout().multipliedBy(maxAttempts).plus(retryWait().multipliedBy(maxAttempts - 1L));
+    }
+
+    @AssertTrue(message = "attemptTimeout must be positive")
+    @JsonIgnore
+    public boolean isAttemptTimeoutPositive() {
+        return attemptTimeout != null && attemptTimeout.toMilliseconds() > 0;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BcrpSettings other && baseUrl().equals(other.baseUrl())
+                && attemptTimeout().equals(other.attemptTimeout()) && maxAttempts == other.maxAttempts
+                && retryWait().equals(other.retryWait()) && captureInterval().equals(other.captureInterval())
+                && captureEnabled == other.captureEnabled;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(baseUrl(), attemptTimeout(), maxAttempts, retryWait(), captureInterval(), captureEnabled);
+    }
+
+    @Override
+    public String toString() {
+        return "BcrpSettings[baseUrl=" + baseUrl() + ", attemptTimeout=" + attemptTimeout + ", maxAttempts="
+                + maxAttempts + ", retryWait=" + retryWait + ", captureInterval=" + captureInterval
+                + ", captureEnabled=" + captureEnabled + "]";
     }
 }

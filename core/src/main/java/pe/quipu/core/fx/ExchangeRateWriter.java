@@ -1,13 +1,13 @@
 package pe.quipu.core.fx;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.sqlobject.customizer.Bind;
+import org.jdbi.v3.sqlobject.customizer.BindMethods;
+import org.jdbi.v3.sqlobject.statement.SqlBatch;
+
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 
 /**
  * Writes what BCRP answered into {@code exchange_rates} and {@code exchange_rate_gaps}, on the caller's
- * connection and transaction. The one implementation of the storage rules, shared by the API (on-demand
+ * handle and transaction. The one implementation of the storage rules, shared by the API (on-demand
  * fetches, the in-process capture) and the ETL's {@code tipo-cambio} job.
  */
 public final class ExchangeRateWriter {
@@ -50,8 +50,8 @@ public final class ExchangeRateWriter {
      *
      * @return how many publications were inserted or changed
      */
-    public static int store(Connection c, BcrpFetch fetch, Instant now) throws SQLException {
-        return save(c, fetch.publications(), fetch.moneda(), settledGaps(fetch, now), now);
+    public static int store(Handle handle, BcrpFetch fetch, Instant now) {
+        return save(handle, fetch.publications(), fetch.moneda(), settledGaps(fetch, now), now);
     }
 
     /**
@@ -61,61 +61,42 @@ public final class ExchangeRateWriter {
      *
      * @return how many publications were inserted or changed
      */
-    public static int save(Connection c, Collection<ExchangeRate> publications, Moneda moneda,
-                           Collection<LocalDate> gaps, Instant checkedAt) throws SQLException {
+    public static int save(Handle handle, Collection<ExchangeRate> publications, Moneda moneda,
+                           Collection<LocalDate> gaps, Instant checkedAt) {
+        RateRows rows = handle.attach(RateRows.class);
         int written = 0;
         if (!publications.isEmpty()) {
-            try (PreparedStatement upsert = c.prepareStatement("""
-                    insert into exchange_rates (moneda, fecha, compra, venta, fuente, capturado_en)
-                    values (?, ?, ?, ?, ?, ?)
-                    on conflict (moneda, fecha) do update
-                       set compra = excluded.compra, venta = excluded.venta, fuente = excluded.fuente,
-                           capturado_en = excluded.capturado_en
-                     where exchange_rates.compra <> excluded.compra
-                        or exchange_rates.venta <> excluded.venta
-                        or exchange_rates.fuente <> excluded.fuente""")) {
-                for (ExchangeRate p : publications) {
-                    upsert.setString(1, p.moneda().name());
-                    upsert.setObject(2, p.fecha());
-                    upsert.setBigDecimal(3, p.compra());
-                    upsert.setBigDecimal(4, p.venta());
-                    upsert.setString(5, p.fuente());
-                    upsert.setObject(6, utc(p.capturadoEn()));
-                    upsert.addBatch();
-                }
-                for (int count : upsert.executeBatch()) {
-                    // An unchanged publication matches the conflict but not the where: 0 rows.
-                    written += Math.max(count, 0);
-                }
+            for (int count : rows.upsert(publications)) {
+                // An unchanged publication matches the conflict but not the where: 0 rows.
+                written += Math.max(count, 0);
             }
-            try (PreparedStatement ungap = c.prepareStatement(
-                    "delete from exchange_rate_gaps where moneda = ? and fecha = ?")) {
-                for (ExchangeRate p : publications) {
-                    ungap.setString(1, p.moneda().name());
-                    ungap.setObject(2, p.fecha());
-                    ungap.addBatch();
-                }
-                ungap.executeBatch();
-            }
+            rows.ungap(publications);
         }
         if (!gaps.isEmpty()) {
-            try (PreparedStatement gap = c.prepareStatement("""
-                    insert into exchange_rate_gaps (moneda, fecha, checked_at) values (?, ?, ?)
-                    on conflict (moneda, fecha) do update set checked_at = excluded.checked_at""")) {
-                for (LocalDate d : gaps) {
-                    gap.setString(1, moneda.name());
-                    gap.setObject(2, d);
-                    gap.setObject(3, utc(checkedAt));
-                    gap.addBatch();
-                }
-                gap.executeBatch();
-            }
+            rows.gap(moneda.name(), gaps, checkedAt);
         }
         return written;
     }
 
-    // An explicit offset: a java.sql.Timestamp would go through the JVM's default time zone.
-    private static OffsetDateTime utc(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
+    interface RateRows {
+        @SqlBatch("""
+                insert into exchange_rates (moneda, fecha, compra, venta, fuente, capturado_en)
+                values (:moneda, :fecha, :compra, :venta, :fuente, :capturadoEn)
+                on conflict (moneda, fecha) do update
+                   set compra = excluded.compra, venta = excluded.venta, fuente = excluded.fuente,
+                       capturado_en = excluded.capturado_en
+                 where exchange_rates.compra <> excluded.compra
+                    or exchange_rates.venta <> excluded.venta
+                    or exchange_rates.fuente <> excluded.fuente""")
+        int[] upsert(@BindMethods Collection<ExchangeRate> publications);
+
+        @SqlBatch("delete from exchange_rate_gaps where moneda = :moneda and fecha = :fecha")
+        void ungap(@BindMethods Collection<ExchangeRate> publications);
+
+        @SqlBatch("""
+                insert into exchange_rate_gaps (moneda, fecha, checked_at) values (:moneda, :fecha, :checkedAt)
+                on conflict (moneda, fecha) do update set checked_at = excluded.checked_at""")
+        void gap(@Bind("moneda") String moneda, @Bind("fecha") Collection<LocalDate> fechas,
+                 @Bind("checkedAt") Instant checkedAt);
     }
 }

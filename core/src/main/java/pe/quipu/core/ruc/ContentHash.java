@@ -20,16 +20,11 @@ public final class ContentHash {
 
     /** The same fingerprint over ruc_registry's columns, in SQL. */
     public static final String SQL = "('x' || left(md5("
-            + "coalesce(razon_social, chr(30)) || chr(31) || coalesce(estado, chr(30)) || chr(31) || "
-            + "coalesce(condicion, chr(30)) || chr(31) || coalesce(ubigeo, chr(30)) || chr(31) || "
-            + "coalesce(tipo_via, chr(30)) || chr(31) || coalesce(nombre_via, chr(30)) || chr(31) || "
-            + "coalesce(codigo_zona, chr(30)) || chr(31) || coalesce(tipo_zona, chr(30)) || chr(31) || "
-            + "coalesce(numero, chr(30)) || chr(31) || coalesce(interior, chr(30)) || chr(31) || "
-            + "coalesce(lote, chr(30)) || chr(31) || coalesce(departamento, chr(30)) || chr(31) || "
-            + "coalesce(manzana, chr(30)) || chr(31) || coalesce(kilometro, chr(30))), 16))::bit(64)::bigint";
+            + RegistryColumns.each(column -> "coalesce(" + column + ", chr(30))", " || chr(31) || ")
+            + "), 16))::bit(64)::bigint";
 
-    /** The fields hashed, in order: name, estado, condición, ubigeo and the ten address parts. */
-    public static final int FIELDS = 14;
+    /** The fields hashed: {@link RegistryColumns#LIST}, in its order. */
+    public static final int FIELDS = RegistryColumns.LIST.size();
 
     private final MessageDigest md5;
     private byte[] bytes = new byte[512];
@@ -51,6 +46,7 @@ public final class ContentHash {
         Address a = r.address();
         length = 0;
         field = 0;
+        // RegistryColumns' order, spelled out: the loop over millions of records allocates nothing.
         add(r.razonSocial()).add(r.estado()).add(r.condicion()).add(r.ubigeo()).add(a.tipoVia())
                 .add(a.nombreVia()).add(a.codigoZona()).add(a.tipoZona()).add(a.numero()).add(a.interior())
                 .add(a.lote()).add(a.departamento()).add(a.manzana()).add(a.kilometro());

@@ -1,73 +1,67 @@
 package pe.quipu.core.ruc;
 
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.sqlobject.customizer.BindMap;
+import org.jdbi.v3.sqlobject.customizer.Define;
+import org.jdbi.v3.sqlobject.statement.SqlBatch;
 import pe.quipu.core.db.DatasetLoads;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
+
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Writes a handful of padrón records into {@code ruc_registry} on the caller's connection and transaction.
+ * Writes a handful of padrón records into {@code ruc_registry} on the caller's handle and transaction.
  * A record whose content is unchanged keeps its {@code actualizado} (and so its ETag); a changed or new one
  * gets {@code now}. For small loads (the bundled sample, tests); the ETL loads the full file with COPY.
  */
 public final class RegistryUpsert {
 
+    private static final String VALUES = RegistryColumns.each(column -> ":" + column, ", ");
+    private static final String UPDATES = RegistryColumns.each(column -> column + " = excluded." + column, ", ");
+    private static final String IN_SERVICE = RegistryColumns.each(column -> "ruc_registry." + column, ", ");
+    private static final String INCOMING = RegistryColumns.each(column -> "excluded." + column, ", ");
+
     private RegistryUpsert() {
     }
 
     /** @return how many rows were inserted or changed */
-    public static int upsert(Connection connection, Collection<PadronRecord> records, Instant now) throws SQLException {
-        int written = 0;
-        try (PreparedStatement upsert = connection.prepareStatement("""
-                insert into ruc_registry (ruc, razon_social, estado, condicion, ubigeo, tipo_via, nombre_via,
-                    codigo_zona, tipo_zona, numero, interior, lote, departamento, manzana, kilometro, content_hash,
-                    actualizado)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                on conflict (ruc) do update set razon_social = excluded.razon_social, estado = excluded.estado,
-                    condicion = excluded.condicion, ubigeo = excluded.ubigeo, tipo_via = excluded.tipo_via,
-                    nombre_via = excluded.nombre_via, codigo_zona = excluded.codigo_zona,
-                    tipo_zona = excluded.tipo_zona, numero = excluded.numero, interior = excluded.interior,
-                    lote = excluded.lote, departamento = excluded.departamento, manzana = excluded.manzana,
-                    kilometro = excluded.kilometro, content_hash = excluded.content_hash,
-                    actualizado = excluded.actualizado
-                where (ruc_registry.razon_social, ruc_registry.estado, ruc_registry.condicion, ruc_registry.ubigeo,
-                       ruc_registry.tipo_via, ruc_registry.nombre_via, ruc_registry.codigo_zona,
-                       ruc_registry.tipo_zona, ruc_registry.numero, ruc_registry.interior, ruc_registry.lote,
-                       ruc_registry.departamento, ruc_registry.manzana, ruc_registry.kilometro)
-                  is distinct from
-                      (excluded.razon_social, excluded.estado, excluded.condicion, excluded.ubigeo,
-                       excluded.tipo_via, excluded.nombre_via, excluded.codigo_zona, excluded.tipo_zona,
-                       excluded.numero, excluded.interior, excluded.lote, excluded.departamento,
-                       excluded.manzana, excluded.kilometro)
-                """)) {
-            OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
-            ContentHash hash = new ContentHash();
-            for (PadronRecord r : records) {
-                Address a = r.address();
-                int i = 1;
-                upsert.setString(i++, r.ruc().value());
-                upsert.setString(i++, r.razonSocial());
-                upsert.setString(i++, r.estado());
-                upsert.setString(i++, r.condicion());
-                upsert.setString(i++, r.ubigeo());
-                for (String part : new String[] {a.tipoVia(), a.nombreVia(), a.codigoZona(), a.tipoZona(),
-                        a.numero(), a.interior(), a.lote(), a.departamento(), a.manzana(), a.kilometro()}) {
-                    upsert.setString(i++, part);
-                }
-                upsert.setLong(i++, hash.of(r));
-                // An explicit offset: a java.sql.Timestamp would go through the JVM's default time zone.
-                upsert.setObject(i, at);
-                upsert.addBatch();
+    public static int upsert(Handle handle, Collection<PadronRecord> records, Instant now) {
+        ContentHash hash = new ContentHash();
+        List<Map<String, Object>> rows = new ArrayList<>(records.size());
+        for (PadronRecord r : records) {
+            Map<String, Object> row = new HashMap<>();
+            List<String> values = RegistryColumns.values(r);
+            for (int i = 0; i < values.size(); i++) {
+                row.put(RegistryColumns.LIST.get(i), values.get(i));
             }
-            for (int count : upsert.executeBatch()) {
-                written += Math.max(count, 0);
-            }
+            row.put("ruc", r.ruc().value());
+            row.put("content_hash", hash.of(r));
+            row.put("actualizado", now);
+            rows.add(row);
         }
-        DatasetLoads.recordRegistry(connection, now);
+        int written = 0;
+        for (int count : handle.attach(RegistryRows.class).upsert(rows, RegistryColumns.PUBLISHED, VALUES, UPDATES,
+                IN_SERVICE, INCOMING)) {
+            written += Math.max(count, 0);
+        }
+        DatasetLoads.recordRegistry(handle, now);
         return written;
+    }
+
+    interface RegistryRows {
+        /** A row changes only when what the padrón publishes changed. */
+        @SqlBatch("""
+                insert into ruc_registry (ruc, <columns>, content_hash, actualizado)
+                values (:ruc, <values>, :content_hash, :actualizado)
+                on conflict (ruc) do update set <updates>, content_hash = excluded.content_hash,
+                    actualizado = excluded.actualizado
+                where (<inService>) is distinct from (<incoming>)""")
+        int[] upsert(@BindMap List<Map<String, Object>> rows, @Define("columns") String columns,
+                     @Define("values") String values, @Define("updates") String updates,
+                     @Define("inService") String inService, @Define("incoming") String incoming);
     }
 }

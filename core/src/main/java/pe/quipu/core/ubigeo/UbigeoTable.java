@@ -1,10 +1,13 @@
 package pe.quipu.core.ubigeo;
 
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.customizer.BindMethods;
+import org.jdbi.v3.sqlobject.statement.SqlBatch;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import pe.quipu.core.db.DatasetLoads;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Statement;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -27,28 +30,59 @@ public final class UbigeoTable {
      * Replaces the whole catalogue in the caller's transaction: readers see the old catalogue until it commits,
      * then the new one; the notification is delivered at commit.
      */
-    public static void replace(Connection c, List<Ubigeo> districts, Instant now) throws SQLException {
-        try (PreparedStatement lock = c.prepareStatement("select pg_advisory_xact_lock(?)")) {
-            lock.setLong(1, LOCK_KEY);
-            lock.execute();
+    public static void replace(Handle handle, List<Ubigeo> districts, Instant now) {
+        UbigeoRows rows = handle.attach(UbigeoRows.class);
+        rows.lock(LOCK_KEY);
+        rows.deleteAll();
+        rows.insert(districts);
+        DatasetLoads.record(handle, "ubigeo", districts.size(), now);
+        rows.announceChange();
+    }
+
+    /**
+     * Fills the table with {@code districts} if it is empty, in the caller's transaction; returns the rows inserted.
+     * A table that holds anything is left alone: once loaded, the ETL owns its content.
+     */
+    public static int seedIfEmpty(Handle handle, List<Ubigeo> districts) {
+        UbigeoRows rows = handle.attach(UbigeoRows.class);
+        rows.lock(LOCK_KEY);
+        if (!rows.isEmpty()) {
+            return 0;
         }
-        try (Statement s = c.createStatement()) {
-            s.executeUpdate("delete from ubigeos");
+        int inserted = 0;
+        for (int count : rows.insert(districts)) {
+            inserted += Math.max(count, 0);
         }
-        try (PreparedStatement insert = c.prepareStatement(
-                "insert into ubigeos (code, departamento, provincia, distrito) values (?, ?, ?, ?)")) {
-            for (Ubigeo u : districts) {
-                insert.setString(1, u.code());
-                insert.setString(2, u.departamento());
-                insert.setString(3, u.provincia());
-                insert.setString(4, u.distrito());
-                insert.addBatch();
-            }
-            insert.executeBatch();
-        }
-        DatasetLoads.record(c, "ubigeo", districts.size(), now);
-        try (Statement s = c.createStatement()) {
-            s.execute("notify " + CHANGED_CHANNEL);
-        }
+        return inserted;
+    }
+
+    /** The whole catalogue, by code: one statement, so one consistent snapshot. */
+    public static List<Ubigeo> all(Handle handle) {
+        return handle.attach(UbigeoRows.class).all();
+    }
+
+    interface UbigeoRows {
+        @SqlQuery("select code, departamento, provincia, distrito from ubigeos order by code")
+        @RegisterConstructorMapper(Ubigeo.class)
+        List<Ubigeo> all();
+
+        /** Held until the transaction ends, so that instances starting together and the ETL never interleave. */
+        @SqlQuery("select 1 from (select pg_advisory_xact_lock(:key)) locked")
+        int lock(long key);
+
+        @SqlQuery("select not exists (select 1 from ubigeos)")
+        boolean isEmpty();
+
+        @SqlUpdate("delete from ubigeos")
+        void deleteAll();
+
+        /** "on conflict do nothing": harmless under the lock, and safe against a writer that skips it. */
+        @SqlBatch("""
+                insert into ubigeos (code, departamento, provincia, distrito)
+                values (:code, :departamento, :provincia, :distrito) on conflict (code) do nothing""")
+        int[] insert(@BindMethods List<Ubigeo> districts);
+
+        @SqlUpdate("notify " + CHANGED_CHANNEL)
+        void announceChange();
     }
 }

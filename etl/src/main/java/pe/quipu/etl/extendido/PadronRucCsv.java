@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * {@code RUC}, {@code Tipo} and {@code Actividad_Economica_CIIU_revision4_Principal}. A record never spans lines;
  * a field may be in double quotes (doubled inside).
  */
-public final class PadronRucCsv {
+final class PadronRucCsv {
 
     static final String RUC = "ruc";
     static final String TIPO = "tipo";
@@ -32,11 +32,11 @@ public final class PadronRucCsv {
     private final int ciiuIndex;
 
     /** One data line read: the RUC and the values for {@code tipo} and {@code ciiu} (null when empty). */
-    public record Row(Ruc ruc, String tipo, String ciiu) {
+    record Row(Ruc ruc, String tipo, String ciiu) {
     }
 
     /** A line that cannot be loaded, and why (for the rejected-lines sample). */
-    public static final class MalformedLineException extends RuntimeException {
+    static final class MalformedLineException extends RuntimeException {
         MalformedLineException(String message) {
             super(message);
         }
@@ -55,7 +55,7 @@ public final class PadronRucCsv {
      *
      * @throws IllegalArgumentException when it is not a PadronRUC header (a required column is missing)
      */
-    public static PadronRucCsv header(String line) {
+    static PadronRucCsv header(String line) {
         if (line == null) {
             throw new IllegalArgumentException("the file is empty: no PadronRUC header");
         }
@@ -69,7 +69,7 @@ public final class PadronRucCsv {
         return new PadronRucCsv(delimiter, names.stream().map(n -> n.strip().toLowerCase(Locale.ROOT)).toList());
     }
 
-    public char delimiter() {
+    char delimiter() {
         return delimiter;
     }
 
@@ -79,7 +79,7 @@ public final class PadronRucCsv {
      * @throws MalformedLineException for a wrong number of fields or unbalanced quotes
      * @throws InvalidRucException    for a RUC that fails a rule
      */
-    public Row row(String line) {
+    Row row(String line) {
         List<String> fields = split(line, delimiter);
         if (fields == null) {
             throw new MalformedLineException("unbalanced quotes");

@@ -14,13 +14,13 @@ import java.nio.file.Path;
  * Reads a {@code padron-extendido} file: the CSV itself or a zip holding it ({@link SourceFile}), decoded as
  * UTF-8. A {@code --url} is downloaded first with {@link pe.quipu.etl.source.Download}, as the padrón is.
  */
-public final class PadronRucSource {
+final class PadronRucSource {
 
     private PadronRucSource() {
     }
 
     /** The CSV's lines, decoded as UTF-8 (malformed bytes replaced rather than failing the whole run). */
-    public static BufferedReader open(Path file) throws IOException {
+    static BufferedReader open(Path file) throws IOException {
         InputStream in = SourceFile.open(file, ".csv");
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)

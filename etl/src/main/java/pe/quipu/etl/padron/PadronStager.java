@@ -1,5 +1,9 @@
 package pe.quipu.etl.padron;
 
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.sqlobject.customizer.Define;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 import org.slf4j.Logger;
@@ -9,12 +13,9 @@ import pe.quipu.core.ruc.ContentHash;
 import pe.quipu.core.ruc.MalformedPadronLineException;
 import pe.quipu.core.ruc.PadronLine;
 import pe.quipu.core.ruc.PadronRecord;
+import pe.quipu.core.ruc.RegistryColumns;
 
-import javax.sql.DataSource;
 import java.io.InputStream;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,51 +32,45 @@ import java.util.function.BooleanSupplier;
  * as a sample; a RUC met twice keeps its last line (a later line supersedes an earlier one, as in any
  * upsert) and each earlier one counts as rejected.
  */
-public final class PadronStager {
+final class PadronStager {
 
-    public static final String STAGE = "ruc_registry_stage";
+    static final String STAGE = "ruc_registry_stage";
     static final int SAMPLE_SIZE = 10;
     /** How often, in lines at most, the run checks whether it was asked to stop. */
     static final int CHECK_EVERY = 100_000;
     private static final int CHUNK = 1 << 20;
-    /** ruc, the fourteen fingerprinted fields in {@link ContentHash}'s order, content_hash, line. */
+    /** ruc, the fourteen published fields ({@link RegistryColumns}, ContentHash's order), content_hash, line. */
     private static final int STAGE_COLUMNS = 1 + ContentHash.FIELDS + 2;
     /** Beyond this many distinct duplicated RUCs the file is not a padrón; stop rather than keep them all. */
     private static final int MAX_DUPLICATED = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(PadronStager.class);
 
     /** What staging found. {@code staged} counts rows left in the staging table, one per RUC. */
-    public record Result(long read, long staged, long malformed, long duplicates, List<String> sample) {
-        public long rejected() {
+    record Result(long read, long staged, long malformed, long duplicates, List<String> sample) {
+        long rejected() {
             return malformed + duplicates;
         }
     }
 
-    private final DataSource dataSource;
+    private final Jdbi jdbi;
 
-    public PadronStager(DataSource dataSource) {
-        this.dataSource = dataSource;
+    /** @param jdbi whose handles have a connection of their own: staging commits as it goes, outside the step */
+    PadronStager(Jdbi jdbi) {
+        this.jdbi = jdbi;
     }
 
-    /** Drops what a failed or killed run left behind; the registry in service is never among them. */
-    public static void dropLeftovers(Connection c) throws java.sql.SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("drop table if exists " + STAGE + ", " + RegistryPublisher.NEW + ", " + RegistryPublisher.OLD);
-        }
+    /** Drops what a failed or killed run left behind, at once; the registry in service is never among them. */
+    static void dropLeftovers(Jdbi jdbi) {
+        jdbi.useHandle(handle -> handle.attach(StageRows.class).dropLeftovers());
     }
 
-    public Result stage(InputStream text, BooleanSupplier stopRequested) throws Exception {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
-            try (Statement s = c.createStatement()) {
-                // Unlogged: the staging rows need no crash safety, and skipping the WAL halves the write.
-                s.execute("create unlogged table " + STAGE + " (ruc char(11) not null, razon_social text not null,"
-                        + " estado text, condicion text, ubigeo text, tipo_via text, nombre_via text,"
-                        + " codigo_zona text, tipo_zona text, numero text, interior text, lote text,"
-                        + " departamento text, manzana text, kilometro text, content_hash bigint not null,"
-                        + " line bigint not null)");
-            }
-            CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI()
+    Result stage(InputStream text, BooleanSupplier stopRequested) throws Exception {
+        try (Handle handle = jdbi.open()) {
+            StageRows rows = handle.attach(StageRows.class);
+            // The padrón's published columns, as text; only the name is required of every record.
+            rows.create(RegistryColumns.each(c -> c + (c.equals("razon_social") ? " text not null" : " text"), ", "));
+            // Plain JDBC: Jdbi has no COPY, and PgJDBC's CopyIn streams the rows without a statement per row.
+            CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("copy " + STAGE + " from stdin with (format binary)");
             copy.writeToCopy(CopyRows.HEADER, 0, CopyRows.HEADER.length);
             Parser parser = new Parser(text);
@@ -97,7 +92,7 @@ public final class PadronStager {
             long copied = copy.endCopy();
             long staged = copied;
             if (!parser.duplicated.isEmpty()) {
-                staged -= keepLastOfEachDuplicate(c, parser.duplicated);
+                staged -= rows.keepLastOfEachDuplicate(parser.duplicated.toArray(String[]::new));
             }
             return new Result(parser.read, staged, parser.malformed, parser.duplicates, List.copyOf(parser.sample));
         }
@@ -125,13 +120,20 @@ public final class PadronStager {
         copy.writeToCopy(CopyRows.TRAILER, 0, CopyRows.TRAILER.length);
     }
 
-    private static long keepLastOfEachDuplicate(Connection c, Set<String> duplicated) throws java.sql.SQLException {
-        try (PreparedStatement delete = c.prepareStatement("delete from " + STAGE + " s using"
-                + " (select ruc, max(line) as keep from " + STAGE + " where ruc = any(?) group by ruc) k"
-                + " where s.ruc = k.ruc and s.line < k.keep")) {
-            delete.setArray(1, c.createArrayOf("bpchar", duplicated.toArray()));
-            return delete.executeUpdate();
-        }
+    /** The staging table's SQL; autocommit, each statement on its own. */
+    interface StageRows {
+        @SqlUpdate("drop table if exists " + STAGE + ", " + RegistryPublisher.NEW + ", " + RegistryPublisher.OLD)
+        void dropLeftovers();
+
+        /** Unlogged: the staging rows need no crash safety, and skipping the WAL halves the write. */
+        @SqlUpdate("create unlogged table " + STAGE + " (ruc char(11) not null, <published>,"
+                + " content_hash bigint not null, line bigint not null)")
+        void create(@Define("published") String publishedColumns);
+
+        @SqlUpdate("delete from " + STAGE + " s using"
+                + " (select ruc, max(line) as keep from " + STAGE + " where ruc = any(cast(:rucs as bpchar[]))"
+                + " group by ruc) k where s.ruc = k.ruc and s.line < k.keep")
+        int keepLastOfEachDuplicate(String[] rucs);
     }
 
     /** Reads, parses and encodes on its own thread, handing COPY text over in chunks. */

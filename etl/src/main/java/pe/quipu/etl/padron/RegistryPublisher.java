@@ -1,20 +1,20 @@
 package pe.quipu.etl.padron;
 
-import pe.quipu.core.db.DatasetLoads;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.customizer.Define;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlScript;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pe.quipu.core.db.DatasetLoads;
+import pe.quipu.core.ruc.RegistryColumns;
 
-import javax.sql.DataSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Builds the new registry from the staging table and puts it in service, all in one transaction: readers keep
@@ -25,101 +25,97 @@ import java.util.Set;
  * {@code actualizado} (so the ETag stays), anything else takes the run's time. {@code tipo} and {@code ciiu}
  * are carried over, since they come from another file (the padron-extendido job).
  */
-public final class RegistryPublisher {
+final class RegistryPublisher {
 
     static final String NEW = "ruc_registry_new";
     static final String OLD = "ruc_registry_old";
-    /** The columns the padrón provides; the others (tipo, ciiu…) are carried over from the registry in service. */
-    private static final Set<String> STAGED = Set.of("razon_social", "estado", "condicion", "ubigeo", "tipo_via",
-            "nombre_via", "codigo_zona", "tipo_zona", "numero", "interior", "lote", "departamento", "manzana",
-            "kilometro");
     private static final Logger LOG = LoggerFactory.getLogger(RegistryPublisher.class);
 
     /** What a publication did. */
-    public record Published(long rows) {
+    record Published(long rows) {
     }
 
-    private final DataSource dataSource;
+    private final Jdbi jdbi;
 
-    public RegistryPublisher(DataSource dataSource) {
-        this.dataSource = dataSource;
+    /** @param jdbi whose handles have a connection of their own: the publication is a transaction of its own */
+    RegistryPublisher(Jdbi jdbi) {
+        this.jdbi = jdbi;
     }
 
-    public Published publish(Instant now) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                Published published = build(c, now);
-                swap(c, published.rows(), now);
-                c.commit();
-                return published;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
-        }
+    Published publish(Instant now) {
+        return jdbi.inTransaction(handle -> {
+            Published published = build(handle.attach(PublishRows.class), now);
+            swap(handle, published.rows(), now);
+            return published;
+        });
     }
 
-    private Published build(Connection c, Instant now) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            // Room for the join's hash table and the primary key's sort, for this transaction only.
-            s.execute("set local work_mem = '256MB'");
-            s.execute("set local maintenance_work_mem = '512MB'");
-        }
+    private Published build(PublishRows rows, Instant now) {
+        // Room for the join's hash table and the primary key's sort, for this transaction only.
+        rows.setWorkMem();
         // CREATE TABLE AS, unlike INSERT ... SELECT, may run the join with parallel workers. Its columns follow
         // the table in service, in its order and with its types, so the API's prepared statements keep their
         // result shape across the swap; a column this job does not know is carried over from the old row.
         List<String> select = new ArrayList<>();
         List<String> constraints = new ArrayList<>();
-        try (PreparedStatement columns = c.prepareStatement("""
-                select column_name, format_type(atttypid, atttypmod), attnotnull
+        for (PublishRows.RegistryColumn column : rows.columnsInService()) {
+            String value = switch (column.name()) {
+                case "actualizado" -> "case when o.content_hash = s.content_hash then o.actualizado else :now end";
+                case "ruc", "content_hash" -> "s." + column.name();
+                // The padrón's columns come from the file; the others (tipo, ciiu…) from the registry in service.
+                default -> RegistryColumns.LIST.contains(column.name()) ? "s." + column.name() : "o." + column.name();
+            };
+            select.add("cast(" + value + " as " + column.type() + ") as " + column.name());
+            if (column.notNull() && !column.name().equals("ruc")) {
+                constraints.add("alter column " + column.name() + " set not null");
+            }
+        }
+        long built = rows.createNew(String.join(", ", select), now);
+        long t = System.nanoTime();
+        // One statement: the NOT NULL checks ride on the primary key's scan of the table.
+        constraints.add("add constraint " + NEW + "_pkey primary key (ruc)");
+        rows.constrainNew(String.join(", ", constraints));
+        LOG.info("indexed the new registry in {} ms", (System.nanoTime() - t) / 1_000_000);
+        return new Published(built);
+    }
+
+    private void swap(Handle handle, long rows, Instant now) {
+        // Readers wait for these few catalogue changes only, not for the build above.
+        handle.attach(PublishRows.class).swap();
+        DatasetLoads.record(handle, "padron", rows, now);
+    }
+
+    /** The publication's SQL, in its transaction. */
+    interface PublishRows {
+        /** A column of the registry in service. */
+        record RegistryColumn(String name, String type, boolean notNull) {
+        }
+
+        @SqlScript("set local work_mem = '256MB'")
+        @SqlScript("set local maintenance_work_mem = '512MB'")
+        void setWorkMem();
+
+        @SqlQuery("""
+                select column_name as name, format_type(atttypid, atttypmod) as type, attnotnull as not_null
                   from information_schema.columns
                   join pg_attribute on attrelid = 'ruc_registry'::regclass and attname = column_name
                  where table_schema = current_schema() and table_name = 'ruc_registry'
-                 order by ordinal_position""")) {
-            try (ResultSet rs = columns.executeQuery()) {
-                while (rs.next()) {
-                    String column = rs.getString(1);
-                    String type = rs.getString(2);
-                    String value = switch (column) {
-                        case "actualizado" -> "case when o.content_hash = s.content_hash then o.actualizado else ? end";
-                        case "ruc", "content_hash" -> "s." + column;
-                        default -> STAGED.contains(column) ? "s." + column : "o." + column;
-                    };
-                    select.add("cast(" + value + " as " + type + ") as " + column);
-                    if (rs.getBoolean(3) && !column.equals("ruc")) {
-                        constraints.add("alter column " + column + " set not null");
-                    }
-                }
-            }
-        }
-        long rows;
-        try (PreparedStatement create = c.prepareStatement("create table " + NEW + " as select "
-                + String.join(", ", select) + " from " + PadronStager.STAGE
-                + " s left join ruc_registry o on o.ruc = s.ruc")) {
-            create.setObject(1, now.atOffset(ZoneOffset.UTC));
-            rows = create.executeUpdate();
-        }
-        try (Statement s = c.createStatement()) {
-            long t = System.nanoTime();
-            // One statement: the NOT NULL checks ride on the primary key's scan of the table.
-            constraints.add("add constraint " + NEW + "_pkey primary key (ruc)");
-            s.execute("alter table " + NEW + " " + String.join(", ", constraints));
-            LOG.info("indexed the new registry in {} ms", (System.nanoTime() - t) / 1_000_000);
-        }
-        return new Published(rows);
-    }
+                 order by ordinal_position""")
+        @RegisterConstructorMapper(RegistryColumn.class)
+        List<RegistryColumn> columnsInService();
 
-    private void swap(Connection c, long rows, Instant now) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            // Readers wait for these few catalogue changes only, not for the build above.
-            s.execute("alter table ruc_registry rename to " + OLD);
-            s.execute("alter table " + NEW + " rename to ruc_registry");
-            s.execute("drop table " + OLD);
-            s.execute("alter index " + NEW + "_pkey rename to ruc_registry_pkey");
-            s.execute("drop table " + PadronStager.STAGE);
-        }
-        DatasetLoads.record(c, "padron", rows, now);
-    }
+        @SqlUpdate("create table " + NEW + " as select <select> from " + PadronStager.STAGE
+                + " s left join ruc_registry o on o.ruc = s.ruc")
+        long createNew(@Define("select") String select, Instant now);
 
+        @SqlUpdate("alter table " + NEW + " <constraints>")
+        void constrainNew(@Define("constraints") String constraints);
+
+        @SqlScript("alter table ruc_registry rename to " + OLD)
+        @SqlScript("alter table " + NEW + " rename to ruc_registry")
+        @SqlScript("drop table " + OLD)
+        @SqlScript("alter index " + NEW + "_pkey rename to ruc_registry_pkey")
+        @SqlScript("drop table " + PadronStager.STAGE)
+        void swap();
+    }
 }

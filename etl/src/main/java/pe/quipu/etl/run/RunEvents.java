@@ -1,13 +1,13 @@
 package pe.quipu.etl.run;
 
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.listener.JobExecutionListener;
 import org.springframework.batch.core.step.StepExecution;
 import pe.quipu.core.events.EventOutbox;
 
-import javax.sql.DataSource;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -19,17 +19,18 @@ import java.util.function.Consumer;
 /**
  * Announces every run in the outbox: {@code etl.run.started} before it, then exactly one of
  * {@code etl.run.succeeded}, {@code etl.run.failed}, {@code etl.run.canceled}, with
- * {@code {runId, job, startedAt, finishedAt, rowsRead, rowsWritten, rowsRejected, error}} (contract §1).
+ * {@code {runId, job, startedAt, finishedAt, rowsRead, rowsWritten, rowsRejected, error}} (contract §1). Each
+ * event commits on its own, outside the run's steps, so that it stays whatever becomes of the run.
  */
 public final class RunEvents implements JobExecutionListener {
 
-    private final DataSource dataSource;
+    private final Jdbi jdbi;
     private final EventOutbox outbox;
     private final Consumer<JobExecution> onStart;
 
     /** @param onStart told of the live execution as it starts, so that SIGTERM can stop it */
-    public RunEvents(DataSource dataSource, EventOutbox outbox, Consumer<JobExecution> onStart) {
-        this.dataSource = dataSource;
+    public RunEvents(Jdbi jdbi, EventOutbox outbox, Consumer<JobExecution> onStart) {
+        this.jdbi = jdbi;
         this.outbox = outbox;
         this.onStart = onStart;
     }
@@ -79,15 +80,22 @@ public final class RunEvents implements JobExecutionListener {
         return data;
     }
 
+    /** A failure's message as an operator reads it: a database error in its own words, not in Jdbi's wrapping. */
+    public static String messageOf(Throwable failure) {
+        Throwable shown = failure instanceof JdbiException && failure.getCause() instanceof SQLException
+                ? failure.getCause() : failure;
+        return shown.getMessage();
+    }
+
     /** Spring Batch keeps local date-times in the JVM's zone. */
     static Instant instant(LocalDateTime time) {
         return time == null ? null : time.atZone(ZoneId.systemDefault()).toInstant();
     }
 
     private void append(String type, Map<String, Object> data) {
-        try (Connection c = dataSource.getConnection()) {
-            outbox.append(c, type, null, data);
-        } catch (SQLException e) {
+        try {
+            jdbi.useHandle(handle -> outbox.append(handle, type, null, data));
+        } catch (JdbiException e) {
             throw new IllegalStateException("could not record " + type, e);
         }
     }
@@ -114,7 +122,7 @@ public final class RunEvents implements JobExecutionListener {
         static String error(JobExecution execution) {
             if (!execution.getAllFailureExceptions().isEmpty()) {
                 Throwable t = execution.getAllFailureExceptions().getFirst();
-                return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+                return messageOf(t) != null ? messageOf(t) : t.getClass().getSimpleName();
             }
             String exit = execution.getExitStatus().getExitDescription();
             return exit == null || exit.isBlank() ? execution.getStatus().name().toLowerCase() : exit;

@@ -1,15 +1,14 @@
 package pe.quipu.etl.run;
 
-import javax.sql.DataSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Timestamp;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,28 +18,24 @@ import java.util.List;
  */
 public final class RunLock implements AutoCloseable {
 
-    private final Connection connection;
+    private final Handle handle;
 
-    private RunLock(Connection connection) {
-        this.connection = connection;
+    private RunLock(Handle handle) {
+        this.handle = handle;
     }
 
     /** The lock, or null when another live run holds it. */
-    public static RunLock tryAcquire(DataSource dataSource, String name) throws SQLException {
-        Connection connection = dataSource.getConnection();
-        try (PreparedStatement lock = connection.prepareStatement("select pg_try_advisory_lock(hashtext(?))")) {
-            lock.setString(1, "quipu-etl:" + name);
-            try (ResultSet rs = lock.executeQuery()) {
-                rs.next();
-                if (rs.getBoolean(1)) {
-                    return new RunLock(connection);
-                }
+    public static RunLock tryAcquire(Jdbi jdbi, String name) {
+        Handle handle = jdbi.open();
+        try {
+            if (handle.attach(LockRows.class).tryLock("quipu-etl:" + name)) {
+                return new RunLock(handle);
             }
-        } catch (SQLException e) {
-            connection.close();
+        } catch (RuntimeException e) {
+            handle.close();
             throw e;
         }
-        connection.close();
+        handle.close();
         return null;
     }
 
@@ -48,43 +43,43 @@ public final class RunLock implements AutoCloseable {
      * Marks the job's runs left "running" by a dead process as failed, and announces each with
      * {@code etl.run.failed}, since they never sent a terminal event.
      */
-    public void failOrphanedRuns(String jobName, RunEvents events, Instant now) throws SQLException {
-        record Orphan(long id, Instant startedAt) {
-        }
-        List<Orphan> orphans = new ArrayList<>();
-        try (PreparedStatement update = connection.prepareStatement("""
-                update batch_job_execution e
-                   set status = 'FAILED', exit_code = 'FAILED', end_time = ?, last_updated = ?,
-                       exit_message = 'The process running it ended before it finished (killed or crashed).'
-                  from batch_job_instance i
-                 where i.job_instance_id = e.job_instance_id and i.job_name = ?
-                   and e.status in ('STARTING', 'STARTED', 'STOPPING')
-                returning e.job_execution_id, coalesce(e.start_time, e.create_time)""")) {
-            Timestamp at = Timestamp.valueOf(LocalDateTime.ofInstant(now, ZoneId.systemDefault()));
-            update.setTimestamp(1, at);
-            update.setTimestamp(2, at);
-            update.setString(3, jobName);
-            try (ResultSet rs = update.executeQuery()) {
-                while (rs.next()) {
-                    orphans.add(new Orphan(rs.getLong(1),
-                            rs.getTimestamp(2).toLocalDateTime().atZone(ZoneId.systemDefault()).toInstant()));
-                }
-            }
-        }
-        try (PreparedStatement steps = connection.prepareStatement("""
-                update batch_step_execution set status = 'FAILED', exit_code = 'FAILED', end_time = ?
-                 where job_execution_id = ? and status in ('STARTING', 'STARTED', 'STOPPING')""")) {
-            for (Orphan orphan : orphans) {
-                steps.setTimestamp(1, Timestamp.valueOf(LocalDateTime.ofInstant(now, ZoneId.systemDefault())));
-                steps.setLong(2, orphan.id());
-                steps.executeUpdate();
-                events.abandoned(orphan.id(), jobName, orphan.startedAt(), now);
-            }
+    public void failOrphanedRuns(String jobName, RunEvents events, Instant now) {
+        LockRows rows = handle.attach(LockRows.class);
+        // Spring Batch keeps local date-times in the JVM's zone.
+        LocalDateTime at = LocalDateTime.ofInstant(now, ZoneId.systemDefault());
+        for (LockRows.Orphan orphan : rows.failRunning(jobName, at)) {
+            rows.failSteps(orphan.id(), at);
+            events.abandoned(orphan.id(), jobName, orphan.startedAt().atZone(ZoneId.systemDefault()).toInstant(), now);
         }
     }
 
     @Override
-    public void close() throws SQLException {
-        connection.close();
+    public void close() {
+        handle.close();
+    }
+
+    interface LockRows {
+        /** A run of the job left "running" by a dead process. */
+        record Orphan(long id, LocalDateTime startedAt) {
+        }
+
+        @SqlQuery("select pg_try_advisory_lock(hashtext(:name))")
+        boolean tryLock(String name);
+
+        @SqlQuery("""
+                update batch_job_execution e
+                   set status = 'FAILED', exit_code = 'FAILED', end_time = :at, last_updated = :at,
+                       exit_message = 'The process running it ended before it finished (killed or crashed).'
+                  from batch_job_instance i
+                 where i.job_instance_id = e.job_instance_id and i.job_name = :jobName
+                   and e.status in ('STARTING', 'STARTED', 'STOPPING')
+                returning e.job_execution_id as id, coalesce(e.start_time, e.create_time) as started_at""")
+        @RegisterConstructorMapper(Orphan.class)
+        List<Orphan> failRunning(String jobName, LocalDateTime at);
+
+        @SqlUpdate("""
+                update batch_step_execution set status = 'FAILED', exit_code = 'FAILED', end_time = :at
+                 where job_execution_id = :id and status in ('STARTING', 'STARTED', 'STOPPING')""")
+        void failSteps(long id, LocalDateTime at);
     }
 }

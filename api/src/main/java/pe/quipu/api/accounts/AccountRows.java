@@ -1,0 +1,54 @@
+package pe.quipu.api.accounts;
+
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.customizer.Define;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/** The SQL of {@code accounts}: signup, credentials, the profile and its rectification, admin rights. */
+interface AccountRows {
+
+    @SqlUpdate("""
+            insert into accounts (id, email, nombre, password_hash, created_at)
+            values (:id, :email, :nombre, :passwordHash, :now)""")
+    void insert(UUID id, String email, String nombre, String passwordHash, Instant now);
+
+    /** What a login checks. */
+    record Credentials(UUID id, String passwordHash) {
+    }
+
+    @SqlQuery("select id, password_hash from accounts where lower(email) = lower(:email) and deleted_at is null")
+    @RegisterConstructorMapper(Credentials.class)
+    Optional<Credentials> credentials(String email);
+
+    /** The profile of a live account; {@code lock} is empty or {@code for update}. */
+    @SqlQuery("""
+            select id, email, nombre, usage_alert_percent, created_at
+              from accounts where id = :id and deleted_at is null <lock>""")
+    @RegisterConstructorMapper(Account.class)
+    Optional<Account> profile(UUID id, @Define("lock") String lock);
+
+    @SqlUpdate("update accounts set nombre = :nombre, email = :email, usage_alert_percent = :percent where id = :id")
+    void rectify(UUID id, String nombre, String email, int percent);
+
+    /** Whether the live account with this email is an administrator, locked while its rights change. */
+    record Admin(UUID id, boolean isAdmin) {
+    }
+
+    @SqlQuery("""
+            select id, is_admin from accounts where lower(email) = lower(:email) and deleted_at is null
+               for no key update""")
+    @RegisterConstructorMapper(Admin.class)
+    Optional<Admin> lockAdmin(String email);
+
+    @SqlUpdate("update accounts set is_admin = true where id = :id")
+    void grantAdmin(UUID id);
+
+    /** Delivered on commit to every instance, this one included: the account's limits changed. */
+    @SqlQuery("select pg_notify(:channel, :payload)")
+    String notify(String channel, String payload);
+}

@@ -1,0 +1,57 @@
+package pe.quipu.api.accounts;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+
+import java.util.Objects;
+
+/** The {@code auth:} section of config.yml: accounts and sessions (contract §2). */
+public final class AuthSettings {
+    @NotNull
+    @JsonProperty
+    private String issuer = "quipu";
+    @NotNull
+    @JsonProperty
+    private Duration accessTokenLifetime = Duration.minutes(15);
+    @NotNull
+    @JsonProperty
+    private Duration refreshTokenLifetime = Duration.days(30);
+    /** JWT_SIGNING_KEY: a file holding the private EC P-256 key as a JWK. Required in production. */
+    @JsonProperty
+    private String signingKeyFile = "";
+    /** Development only, when signingKeyFile is empty: generated on first start and kept here. */
+    @NotNull
+    @JsonProperty
+    private String developmentSigningKeyFile = "./data/jwt-signing-key.json";
+    @Valid
+    @NotNull
+    @JsonProperty
+    private LoginThrottleSettings loginThrottle = new LoginThrottleSettings();
+
+    public String getIssuer() {
+        return issuer;
+    }
+
+    public Duration getAccessTokenLifetime() {
+        return accessTokenLifetime;
+    }
+
+    public Duration getRefreshTokenLifetime() {
+        return refreshTokenLifetime;
+    }
+
+    /** Empty when unset. */
+    public String getSigningKeyFile() {
+        return Objects.requireNonNullElse(signingKeyFile, "");
+    }
+
+    public String getDevelopmentSigningKeyFile() {
+        return developmentSigningKeyFile;
+    }
+
+    public LoginThrottleSettings getLoginThrottle() {
+        return loginThrottle;
+    }
+}

@@ -1,0 +1,166 @@
+package pe.quipu.api.http;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.FieldError;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads a small JSON object body (accounts, keys, profile) member by member, so that every fault is reported at
+ * once with its field: unknown members, wrong types, missing required ones. Bodies over 16 KiB are refused (413).
+ */
+public final class JsonBody {
+
+    static final int MAX_BYTES = 16 * 1024;
+
+    private final ObjectReader reader;
+
+    public JsonBody(ObjectMapper json) {
+        this.reader = json.reader()
+                .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    }
+
+    /** The body as an object holding only {@code allowed} members; read its members from the returned {@link Fields}. */
+    public Fields read(String contentType, InputStream body, Set<String> allowed) {
+        if (contentType == null || contentType.isBlank()) {
+            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
+        }
+        JsonNode root = parse(readAtMost(body));
+        if (root == null || root.isMissingNode() || !root.isObject()) {
+            throw InvalidInput.of("The request body must be a JSON object with the members "
+                    + String.join(", ", allowed.stream().sorted().toList()));
+        }
+        Fields fields = new Fields(root);
+        root.fieldNames().forEachRemaining(name -> {
+            if (!allowed.contains(name)) {
+                fields.errors.add(new FieldError(name, "unknown member"));
+            }
+        });
+        return fields;
+    }
+
+    /** The members of one body; faults accumulate until {@link #validate()}. */
+    public static final class Fields {
+        private final JsonNode root;
+        private final List<FieldError> errors = new ArrayList<>();
+
+        private Fields(JsonNode root) {
+            this.root = root;
+        }
+
+        public boolean has(String name) {
+            return root.has(name);
+        }
+
+        /** Whether the member is present with the value {@code null}. */
+        public boolean isNull(String name) {
+            return root.has(name) && root.get(name).isNull();
+        }
+
+        /** A string member; null when absent (recorded as a fault when required) or of another type. */
+        public String text(String name, boolean required) {
+            JsonNode node = root.get(name);
+            if (node == null || node.isNull()) {
+                if (required) {
+                    errors.add(new FieldError(name, "is required"));
+                }
+                return null;
+            }
+            if (!node.isTextual()) {
+                errors.add(new FieldError(name, "must be a string"));
+                return null;
+            }
+            return node.textValue();
+        }
+
+        /** An integer member; null when absent (recorded as a fault when required) or of another type. */
+        public Integer integer(String name, boolean required) {
+            JsonNode node = root.get(name);
+            if (node == null || node.isNull()) {
+                if (required) {
+                    errors.add(new FieldError(name, "is required"));
+                }
+                return null;
+            }
+            if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+                errors.add(new FieldError(name, "must be an integer"));
+                return null;
+            }
+            return node.intValue();
+        }
+
+        /** An array of strings; null when absent (recorded as a fault when required) or malformed. */
+        public List<String> texts(String name, boolean required) {
+            JsonNode node = root.get(name);
+            if (node == null || node.isNull()) {
+                if (required) {
+                    errors.add(new FieldError(name, "is required"));
+                }
+                return null;
+            }
+            if (!node.isArray()) {
+                errors.add(new FieldError(name, "must be an array of strings"));
+                return null;
+            }
+            List<String> values = new ArrayList<>(node.size());
+            for (int i = 0; i < node.size(); i++) {
+                if (!node.get(i).isTextual()) {
+                    errors.add(new FieldError(name + "[" + i + "]", "must be a string"));
+                    return null;
+                }
+                values.add(node.get(i).textValue());
+            }
+            return values;
+        }
+
+        /** Records a fault found by the caller's own rules. */
+        public void reject(String name, String message) {
+            errors.add(new FieldError(name, message));
+        }
+
+        /** Throws one 400 {@code validation_error} listing every fault, if any. */
+        public void validate() {
+            if (!errors.isEmpty()) {
+                throw new InvalidInput(errors);
+            }
+        }
+    }
+
+    private JsonNode parse(byte[] body) {
+        if (body.length == 0) {
+            return null;
+        }
+        try {
+            return reader.readTree(body);
+        } catch (JsonProcessingException e) {
+            boolean duplicate = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field");
+            throw InvalidInput.of(duplicate ? "The request body repeats a member" : "The request body is not valid JSON");
+        } catch (IOException e) {
+            throw InvalidInput.of("The request body could not be read as JSON");
+        }
+    }
+
+    private static byte[] readAtMost(InputStream body) {
+        try {
+            byte[] bytes = body.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE, "The request body is at most " + MAX_BYTES + " bytes");
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package pe.quipu.api.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.core.setup.Environment;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
+import java.util.List;
+
+/**
+ * Jetty's own error answers (a malformed request line or URI, headers too large, an error outside Jersey)
+ * as Problem Details instead of HTML or an empty body, whatever the request's {@code Accept} header says.
+ * One handler sits on the server (requests Jetty rejects before routing), one on the servlet context.
+ */
+public final class ProblemErrorHandler extends ErrorHandler {
+
+    private final ObjectMapper json;
+
+    private ProblemErrorHandler(ObjectMapper json) {
+        this.json = json;
+        setShowStacks(false);
+        setShowCauses(false);
+    }
+
+    public static void install(Environment environment, ObjectMapper json) {
+        environment.getApplicationContext().setErrorHandler(new ServletContextProblemHandler(json));
+        ProblemErrorHandler serverHandler = new ProblemErrorHandler(json);
+        environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(serverHandler));
+    }
+
+    @Override
+    protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+                                    Callback callback) {
+        writeProblem(json, response, code, callback);
+    }
+
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE));
+        fields.put(new HttpField(HttpHeader.CACHE_CONTROL, "no-store"));
+        return ByteBuffer.wrap(body(json, status));
+    }
+
+    static void writeProblem(ObjectMapper json, Response response, int code, Callback callback) {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        response.write(true, ByteBuffer.wrap(body(json, code)), callback);
+    }
+
+    static byte[] body(ObjectMapper json, int code) {
+        ProblemType type = ProblemType.forStatus(code);
+        String detail = switch (type) {
+            case NOT_FOUND -> "No resource at this path";
+            case INTERNAL_ERROR -> "An unexpected error occurred";
+            case VALIDATION_ERROR -> "The request could not be read: malformed request line, URI or headers";
+            default -> type.title();
+        };
+        try {
+            return json.writeValueAsBytes(new Problem(type.wireName(), type.title(), code, detail, null));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The servlet context's variant: errors raised inside the context but outside Jersey. */
+    private static final class ServletContextProblemHandler extends org.eclipse.jetty.ee10.servlet.ErrorHandler {
+        private final ObjectMapper json;
+
+        private ServletContextProblemHandler(ObjectMapper json) {
+            this.json = json;
+            setShowStacks(false);
+            setShowCauses(false);
+        }
+
+        @Override
+        protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
+                                                     String contentType, List<Charset> charsets, int code,
+                                                     String message, Throwable cause) {
+            writeProblem(json, response, code, callback);
+            return true;
+        }
+
+        @Override
+        protected void generateResponse(Request request, Response response, int code, String message,
+                                        Throwable cause, Callback callback) {
+            writeProblem(json, response, code, callback);
+        }
+    }
+}

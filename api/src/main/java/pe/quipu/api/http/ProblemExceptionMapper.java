@@ -1,0 +1,111 @@
+package pe.quipu.api.http;
+
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import pe.quipu.api.domain.DomainException;
+import pe.quipu.api.domain.FieldError;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Maps every exception that reaches Jersey to Problem Details: the services' {@link DomainException}s and the
+ * HTTP edge's {@link ApiProblem}s, the
+ * container's 404/405/406/415, unreadable JSON (400), and anything unexpected (500 {@code internal_error}
+ * with a reference, never a stack trace or SQL).
+ */
+@Provider
+public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProblemExceptionMapper.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @Context
+    private UriInfo uriInfo;
+
+    @Override
+    public Response toResponse(Throwable exception) {
+        if (exception instanceof DomainException refusal) {
+            return ProblemResponses.of(refusal);
+        }
+        if (exception instanceof ApiProblem problem) {
+            return ProblemResponses.of(problem);
+        }
+        if (exception instanceof JsonProcessingException json) {
+            return ProblemResponses.of(jsonProblem(json), Map.of());
+        }
+        if (exception instanceof ConstraintViolationException violations) {
+            List<FieldError> errors = violations.getConstraintViolations().stream()
+                    .map(v -> new FieldError(v.getPropertyPath().toString(), v.getMessage()))
+                    .toList();
+            return ProblemResponses.of(new Problem(ProblemType.VALIDATION_ERROR.wireName(),
+                    ProblemType.VALIDATION_ERROR.title(), 400, "The request failed validation", errors), Map.of());
+        }
+        if (exception instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
+            return containerProblem(web);
+        }
+        return internalError(exception);
+    }
+
+    private Response containerProblem(WebApplicationException web) {
+        int status = web.getResponse().getStatus();
+        ProblemType type = ProblemType.forStatus(status);
+        Map<String, String> headers = new LinkedHashMap<>();
+        String path = uriInfo == null ? "" : "/" + uriInfo.getPath();
+        String detail = switch (type) {
+            case NOT_FOUND -> "No resource at " + path;
+            case METHOD_NOT_ALLOWED -> "This method is not allowed on " + path;
+            case UNSUPPORTED_MEDIA_TYPE -> "This endpoint takes Content-Type: application/json";
+            case NOT_ACCEPTABLE -> "This endpoint answers application/json";
+            default -> type.title();
+        };
+        if (web instanceof NotAllowedException) {
+            String allow = web.getResponse().getHeaderString(HttpHeaders.ALLOW);
+            if (allow != null) {
+                headers.put(HttpHeaders.ALLOW, allow);
+            }
+        }
+        return ProblemResponses.of(new Problem(type.wireName(), type.title(), status, detail, null), headers);
+    }
+
+    private static Problem jsonProblem(JsonProcessingException json) {
+        String detail;
+        if (json instanceof JsonParseException) {
+            detail = "The request body is not valid JSON";
+        } else if (json instanceof InvalidFormatException || json instanceof MismatchedInputException) {
+            detail = "The request body does not have the expected shape";
+        } else {
+            detail = "The request body could not be read as JSON";
+        }
+        return Problem.of(ProblemType.VALIDATION_ERROR, detail);
+    }
+
+    private static Response internalError(Throwable exception) {
+        String reference = HexFormat.of().formatHex(randomBytes());
+        LOG.error("Unexpected error, reference {}", reference, exception);
+        return ProblemResponses.of(Problem.of(ProblemType.INTERNAL_ERROR,
+                "An unexpected error occurred. Reference: " + reference), Map.of());
+    }
+
+    private static byte[] randomBytes() {
+        byte[] bytes = new byte[8];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+}

@@ -1,0 +1,65 @@
+package pe.quipu.api.http;
+
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import pe.quipu.api.domain.DomainException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one error answer shape: status, {@code application/problem+json}, never cached; and the one place that
+ * chooses the status and headers of each kind of refusal.
+ */
+public final class ProblemResponses {
+
+    private ProblemResponses() {
+    }
+
+    public static Response of(Problem problem, Map<String, String> headers) {
+        Response.ResponseBuilder builder = Response.status(problem.status())
+                .type(Problem.MEDIA_TYPE)
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .entity(problem);
+        headers.forEach(builder::header);
+        return builder.build();
+    }
+
+    public static Response of(ApiProblem problem) {
+        return of(problem.problem(), Map.of());
+    }
+
+    public static Response of(DomainException refusal) {
+        return of(problem(refusal), headers(refusal));
+    }
+
+    /** The Problem Details of a refusal. */
+    public static Problem problem(DomainException refusal) {
+        ProblemType type = switch (refusal) {
+            case DomainException.InvalidInput ignored -> ProblemType.VALIDATION_ERROR;
+            case DomainException.Unauthenticated ignored -> ProblemType.UNAUTHORIZED;
+            case DomainException.ScopeRequired ignored -> ProblemType.FORBIDDEN_SCOPE;
+            case DomainException.PlanForbids ignored -> ProblemType.FORBIDDEN_PLAN;
+            case DomainException.NotFound ignored -> ProblemType.NOT_FOUND;
+            case DomainException.Conflict ignored -> ProblemType.CONFLICT;
+            case DomainException.RateLimited ignored -> ProblemType.RATE_LIMITED;
+            case DomainException.QuotaExceeded ignored -> ProblemType.QUOTA_EXCEEDED;
+            case DomainException.UpstreamUnavailable ignored -> ProblemType.UPSTREAM_UNAVAILABLE;
+        };
+        return new Problem(type.wireName(), type.title(), type.status(), refusal.detail(),
+                refusal instanceof DomainException.InvalidInput invalid && !invalid.errors().isEmpty()
+                        ? invalid.errors() : null);
+    }
+
+    /** A refusal for a limit says how long to wait, in seconds, and a metered one what is left. */
+    private static Map<String, String> headers(DomainException refusal) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (refusal instanceof DomainException.LimitReached limit) {
+            if (limit.allowance() != null) {
+                headers.putAll(AllowanceHeaders.of(limit.allowance()));
+            }
+            headers.put("Retry-After", Long.toString(limit.retryAfterSeconds()));
+        }
+        return headers;
+    }
+}

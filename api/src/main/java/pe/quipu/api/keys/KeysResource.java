@@ -1,0 +1,131 @@
+package pe.quipu.api.keys;
+
+import com.codahale.metrics.annotation.Timed;
+import io.dropwizard.auth.Auth;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import pe.quipu.api.auth.RequiresSession;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.auth.SessionPrincipal;
+import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.http.JsonBody;
+import pe.quipu.api.http.Origins;
+
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * {@code /v1/keys} (contract §2): the account holder manages its API keys with a session's access token; an API
+ * key gets 401 here. Nothing is cached: the answers are private, and two of them carry a secret.
+ */
+@Timed
+@Path("/v1/keys")
+@Produces(MediaType.APPLICATION_JSON)
+@RequiresSession
+public final class KeysResource {
+
+    static final int MAX_NAME = 100;
+    private static final Pattern CANONICAL_UUID =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final String KNOWN_SCOPES =
+            Arrays.stream(Scope.values()).map(Scope::wireName).collect(Collectors.joining(", "));
+
+    private final AccountKeys keys;
+    private final JsonBody bodies;
+
+    public KeysResource(AccountKeys keys, JsonBody bodies) {
+        this.keys = keys;
+        this.bodies = bodies;
+    }
+
+    @GET
+    public Response list(@Auth SessionPrincipal session) {
+        return noStore(Response.ok(Map.of("items", keys.list(session.accountId()))));
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(@Auth SessionPrincipal session, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                           InputStream body, @Context HttpServletRequest request) {
+        JsonBody.Fields fields = bodies.read(contentType, body, Set.of("name", "scopes"));
+        String name = fields.text("name", true);
+        if (name != null) {
+            name = name.strip();
+            if (name.isEmpty() || name.codePointCount(0, name.length()) > MAX_NAME) {
+                fields.reject("name", "must be 1 to " + MAX_NAME + " characters");
+            } else if (name.chars().anyMatch(Character::isISOControl)) {
+                fields.reject("name", "must not contain control characters");
+            }
+        }
+        Set<Scope> scopes = scopes(fields);
+        fields.validate();
+        return noStore(Response.status(Response.Status.CREATED)
+                .entity(keys.create(session.accountId(), name, scopes, Origins.of(request))));
+    }
+
+    @POST
+    @Path("/{id}/rotate")
+    public Response rotate(@Auth SessionPrincipal session, @PathParam("id") String id,
+                           @Context HttpServletRequest request) {
+        return noStore(Response.status(Response.Status.CREATED)
+                .entity(keys.rotate(session.accountId(), keyId(id), Origins.of(request))));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Response revoke(@Auth SessionPrincipal session, @PathParam("id") String id,
+                           @Context HttpServletRequest request) {
+        keys.revoke(session.accountId(), keyId(id), Origins.of(request));
+        return noStore(Response.noContent());
+    }
+
+    /** A non-empty array of known scopes; repeats are allowed and count once. */
+    private static Set<Scope> scopes(JsonBody.Fields fields) {
+        List<String> names = fields.texts("scopes", true);
+        if (names == null) {
+            return null;
+        }
+        if (names.isEmpty()) {
+            fields.reject("scopes", "must name at least one scope: " + KNOWN_SCOPES);
+            return null;
+        }
+        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            String field = "scopes[" + i + "]";
+            Scope.fromWireName(name).ifPresentOrElse(scopes::add, () -> fields.reject(field,
+                    "unknown scope '" + name + "'; known scopes: " + KNOWN_SCOPES));
+        }
+        return scopes;
+    }
+
+    /** The path's id; anything but a UUID is a key this account does not have (404, as for another's key). */
+    private static UUID keyId(String id) {
+        if (!CANONICAL_UUID.matcher(id).matches()) {
+            throw new NotFound("This account has no API key with this id");
+        }
+        return UUID.fromString(id);
+    }
+
+    private static Response noStore(Response.ResponseBuilder response) {
+        return response.header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+    }
+}

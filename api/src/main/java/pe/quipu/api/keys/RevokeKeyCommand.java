@@ -1,0 +1,44 @@
+package pe.quipu.api.keys;
+
+import io.dropwizard.core.Configuration;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+import org.jdbi.v3.core.Handle;
+import pe.quipu.api.audit.AuditLog;
+import pe.quipu.api.db.OperatorCommand;
+import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.core.events.EventOutbox;
+
+import java.time.Clock;
+
+/**
+ * {@code revoke-key --prefix qk_live_xxxxxx config.yml}: the key gets 401 from the next request on (the same
+ * revocation as {@code DELETE /v1/keys/{id}}, audited as the operator's).
+ */
+public final class RevokeKeyCommand<C extends Configuration & OperatorCommand.DatabaseConfigured>
+        extends OperatorCommand<C> {
+
+    private final EventOutbox outbox;
+    private final AuditLog audit;
+
+    public RevokeKeyCommand(Class<C> configurationClass, Clock clock, EventOutbox outbox, AuditLog audit) {
+        super("revoke-key", "Revoke an API key by its prefix (as printed by create-key)", configurationClass, clock);
+        this.outbox = outbox;
+        this.audit = audit;
+    }
+
+    @Override
+    public void configure(Subparser subparser) {
+        super.configure(subparser);
+        subparser.addArgument("--prefix").required(true).help("the key's prefix, e.g. qk_live_Ab12Cd");
+    }
+
+    @Override
+    protected void run(Namespace namespace, Handle handle) {
+        String prefix = namespace.getString("prefix").strip();
+        KeyIssuer.RevokedKey key = new KeyIssuer(clock, outbox).revokeByPrefix(handle, prefix)
+                .orElseThrow(() -> new NotFound("no working key has the prefix " + prefix));
+        audit.record(handle, key.accountId(), "key.revoked", AuditLog.Origin.OPERATOR, key.auditDetails());
+        System.err.printf("Revoked API key %s (prefix %s).%n", key.id(), prefix);
+    }
+}

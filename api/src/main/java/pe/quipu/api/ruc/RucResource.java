@@ -1,0 +1,154 @@
+package pe.quipu.api.ruc;
+
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.auth.Auth;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.auth.RequiresScope;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.DomainException.PlanForbids;
+import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.http.ApiProblem;
+import pe.quipu.api.http.ProblemType;
+import pe.quipu.api.metering.CostsUnits;
+import pe.quipu.api.metering.MeteringFeature;
+import pe.quipu.api.plans.AccountLimits;
+import pe.quipu.api.plans.AccountLimitsCache;
+import pe.quipu.core.ruc.InvalidRucException;
+import pe.quipu.core.ruc.Ruc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** {@code GET /v1/ruc/{ruc}} and {@code POST /v1/ruc/batch} (interface spec, RUC; contract §3). */
+@Timed
+@Path("/v1/ruc")
+@Produces(MediaType.APPLICATION_JSON)
+@RequiresScope(Scope.RUC_READ)
+@CostsUnits
+public final class RucResource {
+
+    static final String LOOKUP_CACHE_CONTROL = "public, max-age=3600, must-revalidate";
+
+    /** 100 RUCs take under 2 KB; the rest is room for whitespace, not for arbitrary payloads held in memory. */
+    static final int MAX_BATCH_BODY_BYTES = 64 * 1024;
+
+    private final RucRegistry registry;
+    private final ObjectMapper json;
+    private final BatchRequest batchRequest;
+    private final AccountLimitsCache limits;
+
+    public RucResource(RucRegistry registry, ObjectMapper json, AccountLimitsCache limits) {
+        this.registry = registry;
+        this.json = json;
+        this.batchRequest = new BatchRequest(json);
+        this.limits = limits;
+    }
+
+    @GET
+    // "batch" is the batch endpoint's path, not a RUC: a GET there is a wrong method (405), not a bad RUC.
+    @Path("/{ruc: (?!batch$)[^/]+}")
+    public Response lookup(@Auth ApiKeyPrincipal caller, @PathParam("ruc") String text,
+                           @Context HttpHeaders headers) {
+        Ruc ruc;
+        try {
+            ruc = Ruc.parse(text);
+        } catch (InvalidRucException e) {
+            throw new InvalidInput("ruc", e.getMessage());
+        }
+        RucRecord record = registry.find(ruc).orElseThrow(() -> new NotFound(notFound(ruc)));
+        // The tag is the hash of these very bytes, so it changes exactly when what the client receives does.
+        byte[] body = serialise(record);
+        String etag = ETags.strong(body);
+        List<String> ifNoneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
+        if (ifNoneMatch != null && ETags.matches(String.join(",", ifNoneMatch), etag)) {
+            return Response.notModified()
+                    .header(HttpHeaders.ETAG, etag)
+                    .header(HttpHeaders.CACHE_CONTROL, LOOKUP_CACHE_CONTROL)
+                    .build();
+        }
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
+                .header(HttpHeaders.ETAG, etag)
+                .header(HttpHeaders.CACHE_CONTROL, LOOKUP_CACHE_CONTROL)
+                .build();
+    }
+
+    @POST
+    @Path("/batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response batch(@Auth ApiKeyPrincipal caller, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                          @Context ContainerRequestContext request, InputStream body) {
+        if (contentType == null || contentType.isBlank()) {
+            // Jersey lets a body without a Content-Type through; the spec asks for application/json.
+            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
+        }
+        List<Ruc> rucs = batchRequest.read(readAtMost(body, MAX_BATCH_BODY_BYTES));
+        // The plan's cap (contract §3) and then the quota's N units, once the request is known to be well formed
+        // and before any lookup.
+        AccountLimits account = limits.get(caller.accountId())
+                .orElseThrow(() -> new Unauthenticated("This key's account no longer exists"));
+        if (rucs.size() > account.batchCap()) {
+            throw new PlanForbids("A batch of " + rucs.size() + " RUCs is over the "
+                    + account.plan() + " plan's cap of " + account.batchCap() + " RUCs per request");
+        }
+        MeteringFeature.ticket(request).ifPresent(ticket -> ticket.reserve(rucs.size()));
+
+        Map<String, RucRecord> found = registry.findAll(rucs);
+        List<BatchEntry> results = new ArrayList<>(rucs.size());
+        for (Ruc ruc : rucs) {
+            RucRecord record = found.get(ruc.value());
+            results.add(record != null
+                    ? new BatchEntry.Ok(ruc.value(), record)
+                    : new BatchEntry.Failed(ruc.value(), new BatchEntry.Error(ProblemType.NOT_FOUND.wireName(),
+                            ProblemType.NOT_FOUND.status(), notFound(ruc))));
+        }
+        return Response.ok(BatchResult.of(results))
+                .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .build();
+    }
+
+    private static String notFound(Ruc ruc) {
+        return "No taxpayer with RUC " + ruc.value() + " in the registry";
+    }
+
+    private byte[] serialise(RucRecord record) {
+        try {
+            return json.writeValueAsBytes(record);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a RUC record always serialises", e);
+        }
+    }
+
+    private static byte[] readAtMost(InputStream body, int limit) {
+        try {
+            byte[] bytes = body.readNBytes(limit + 1);
+            if (bytes.length > limit) {
+                // UnreadBodyFilter reads the rest before the answer goes out.
+                throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE,
+                        "A batch body is at most " + limit + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs");
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package pe.quipu.api.ubigeo;
+
+import com.codahale.metrics.annotation.Timed;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.dropwizard.auth.Auth;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.auth.RequiresScope;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.http.StrictQueryString;
+import pe.quipu.api.metering.CostsUnits;
+import pe.quipu.core.ubigeo.Ubigeo;
+import pe.quipu.core.ubigeo.UbigeoPage;
+import pe.quipu.core.ubigeo.UbigeoQuery;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /v1/ubigeos} and {@code GET /v1/ubigeos/{code}} (interface spec, Ubigeos; contract §4), answered
+ * from the in-memory catalogue.
+ *
+ * <p>Query parameters are read strictly ({@link StrictQueryString}); the lookup takes none at all.
+ */
+@Timed
+@Path("/v1/ubigeos")
+@Produces(MediaType.APPLICATION_JSON)
+@RequiresScope(Scope.UBIGEOS_READ)
+@CostsUnits
+public final class UbigeoResource {
+
+    /** The catalogue changes at most yearly, and a code never changes meaning: 30 days (spec). */
+    static final String CACHE_CONTROL = "public, max-age=2592000, immutable";
+
+    private static final List<String> LIST_PARAMETERS = List.of("q", "departamento", "provincia", "limit", "cursor");
+    private static final int DEFAULT_LIMIT = 50;
+    private static final int MAX_LIMIT = 200;
+    private static final int MIN_Q = 2;
+    private static final int MAX_Q = 80;
+
+    private final UbigeoDirectory directory;
+
+    public UbigeoResource(UbigeoDirectory directory) {
+        this.directory = directory;
+    }
+
+    @GET
+    public Response list(@Auth ApiKeyPrincipal key, @Context HttpServletRequest request) {
+        Map<String, String> parameters = StrictQueryString.single(request, LIST_PARAMETERS);
+        String q = parameters.get("q");
+        if (q != null) {
+            // Counted in Unicode code points of the value as received (an emoji is one character, not two
+            // UTF-16 units); not stripped, since the text is matched as given. Blank text would match nothing useful.
+            int length = q.codePointCount(0, q.length());
+            if (q.isBlank()) {
+                throw new InvalidInput("q", "must contain a non-blank search text of 2-80 characters");
+            }
+            if (length < MIN_Q || length > MAX_Q) {
+                throw new InvalidInput("q", "must be 2-80 characters, not " + length);
+            }
+        }
+        String departamento = code(parameters, "departamento", 2);
+        String provincia = code(parameters, "provincia", 4);
+        String cursor = code(parameters, "cursor", 6);
+        int limit = limit(parameters.get("limit"));
+
+        UbigeoPage page = directory.catalogue().search(new UbigeoQuery(q, departamento, provincia, cursor, limit));
+        List<UbigeoJson> items = page.items().stream().map(UbigeoJson::of).toList();
+        return cacheable(new UbigeoList(items, page.nextCursor()));
+    }
+
+    @GET
+    @Path("{code}")
+    public Response lookup(@Auth ApiKeyPrincipal key, @PathParam("code") String code,
+                           @Context HttpServletRequest request) {
+        StrictQueryString.single(request, List.of());
+        if (!Ubigeo.isCode(code, 6)) {
+            throw new InvalidInput("code", "must be 6 digits (DDPPDD)");
+        }
+        Ubigeo ubigeo = directory.catalogue().find(code).orElseThrow(() -> new NotFound("No ubigeo with code " + code + " in the INEI catalogue"));
+        return cacheable(UbigeoJson.of(ubigeo));
+    }
+
+    private static Response cacheable(Object body) {
+        return Response.ok(body).header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL).build();
+    }
+
+    private static String code(Map<String, String> parameters, String name, int digits) {
+        String value = parameters.get(name);
+        if (value != null && !Ubigeo.isCode(value, digits)) {
+            throw new InvalidInput(name, "must be exactly " + digits + " digits");
+        }
+        return value;
+    }
+
+    private static int limit(String value) {
+        if (value == null) {
+            return DEFAULT_LIMIT;
+        }
+        // Plain decimal digits only: no sign, spaces, decimals or exponent; at most 9 digits keeps parseInt safe.
+        if (value.isEmpty() || value.length() > 9 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new InvalidInput("limit", "must be an integer from 1 to " + MAX_LIMIT);
+        }
+        int limit = Integer.parseInt(value);
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new InvalidInput("limit", "must be an integer from 1 to " + MAX_LIMIT + ", not " + limit);
+        }
+        return limit;
+    }
+
+    /** The wire shape of a ubigeo (interface spec, Ubigeo): field names exactly as the spec lists them. */
+    public record UbigeoJson(String code, String departamento, String provincia, String distrito,
+                             String departamentoCode, String provinciaCode) {
+
+        static UbigeoJson of(Ubigeo ubigeo) {
+            return new UbigeoJson(ubigeo.code(), ubigeo.departamento(), ubigeo.provincia(), ubigeo.distrito(),
+                    ubigeo.departamentoCode(), ubigeo.provinciaCode());
+        }
+    }
+
+    /** A page of the list: {@code nextCursor} is always present, {@code null} on the last page. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record UbigeoList(List<UbigeoJson> items, String nextCursor) {
+    }
+}

@@ -1,0 +1,74 @@
+package pe.quipu.api;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ContainerResponseFilter;
+import jakarta.ws.rs.container.DynamicFeature;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.conditions.ArchPredicates.are;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The API's shape: feature packages that depend on each other one way, HTTP at the edge, and one configuration
+ * class that only the application reads.
+ */
+@AnalyzeClasses(packages = "pe.quipu", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    /** Resources, JAX-RS filters and providers, operator tasks, and the http package: where HTTP is spoken. */
+    private static final DescribedPredicate<JavaClass> HTTP_EDGE = DescribedPredicate.describe("the HTTP edge",
+            (JavaClass c) -> c.isAnnotatedWith(Path.class)
+                    || c.isAssignableTo(ContainerRequestFilter.class) || c.isAssignableTo(ContainerResponseFilter.class)
+                    || c.isAssignableTo(DynamicFeature.class) || c.isAssignableTo(ExceptionMapper.class)
+                    || c.isAssignableTo(HttpServlet.class)
+                    || c.getPackageName().startsWith("pe.quipu.api.http"));
+
+    @ArchTest
+    static final ArchRule modules_are_free_of_cycles = slices().matching("pe.quipu.(*)..").should().beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule feature_packages_are_free_of_cycles = slices().matching("pe.quipu.api.(*)..")
+            .should().beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule only_http_and_resources_build_responses = noClasses()
+            .that().resideInAPackage("pe.quipu.api..").and().resideOutsideOfPackage("pe.quipu.api.http..")
+            .and().areNotAnnotatedWith(Path.class)
+            .should().dependOnClassesThat(are(assignableTo(Response.class))
+                    .or(assignableTo(Response.ResponseBuilder.class))
+                    .or(assignableTo(WebApplicationException.class)))
+            .because("an HTTP status and its answer are chosen at the edge: in pe.quipu.api.http and in resources");
+
+    /** The feature and cross-cutting packages; the root package holds the wiring, which registers the edge. */
+    @ArchTest
+    static final ArchRule services_speak_the_domain = noClasses()
+            .that().resideInAPackage("pe.quipu.api.*..").and(DescribedPredicate.not(HTTP_EDGE))
+            .should().dependOnClassesThat(resideInAPackage("pe.quipu.api.http..")
+                    .or(resideInAnyPackage("jakarta.ws.rs..", "jakarta.servlet..")))
+            .because("services throw domain exceptions or return results; only the HTTP edge maps them to answers");
+
+    @ArchTest
+    static final ArchRule only_the_application_reads_the_configuration = noClasses()
+            .that().resideInAPackage("pe.quipu..")
+            .and().doNotBelongToAnyOf(QuipuApplication.class, QuipuConfiguration.class)
+            .should().dependOnClassesThat().belongToAnyOf(QuipuConfiguration.class)
+            .because("each feature owns its settings class; QuipuConfiguration composes them");
+
+    @ArchTest
+    static final ArchRule api_depends_on_nothing_of_the_etl = noClasses().that().resideInAPackage("pe.quipu.api..")
+            .should().dependOnClassesThat().resideInAPackage("pe.quipu.etl..");
+}

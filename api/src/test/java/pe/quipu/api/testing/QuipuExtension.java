@@ -1,0 +1,221 @@
+package pe.quipu.api.testing;
+
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import pe.quipu.api.QuipuApplication;
+import pe.quipu.api.QuipuConfiguration;
+import pe.quipu.core.testing.BcrpStub;
+import pe.quipu.core.testing.MutableClock;
+import pe.quipu.core.testing.TestDatabase;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A running Quipu for one test class: the real application over real HTTP, on the repository's config.yml, over the
+ * test JVM's embedded PostgreSQL ({@link TestDatabase}), with a BCRP stand-in of its own and a clock that is back at
+ * {@link #START} before every test. Test classes keep to their own accounts and data, so their order never matters.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final QuipuExtension quipu = new QuipuExtension();
+ * }</pre>
+ */
+public final class QuipuExtension extends QuipuClient implements BeforeAllCallback, AfterAllCallback,
+        BeforeEachCallback {
+
+    /** The instant the clock starts at, and is set back to before each test: a Wednesday, 10:00 in Lima. */
+    public static final Instant START = Instant.parse("2026-10-07T15:00:00Z");
+
+    /**
+     * Every test logs in from 127.0.0.1 while the clock mostly stands still, so the per-address login limit would be
+     * one budget for a whole class: it is lifted (LoginThrottleTest covers it). The per-email limit stays as
+     * configured; each test uses its own emails.
+     */
+    private static final String UNTHROTTLED_ADDRESS = "1000000000";
+
+    public final MutableClock clock = new MutableClock(START);
+    public final BcrpStub bcrp = BcrpStub.start();
+    public final TestDatabase database = TestDatabase.get();
+    public final TestAccounts accounts = new TestAccounts(this, database, clock);
+    private final Map<String, String> overrides = new LinkedHashMap<>();
+    private final List<Object> components = new ArrayList<>();
+    private DropwizardAppExtension<QuipuConfiguration> app;
+    /** The classes under way (a test class and its @Nested ones), so that the second instance ends with the last. */
+    private int classes;
+    private Instance peer;
+
+    /** One more configuration value, on top of the tests' own (see {@link #settings}). */
+    public QuipuExtension with(String key, String value) {
+        overrides.put(key, value);
+        return this;
+    }
+
+    /** A Jersey component the application registers besides its own (a resource that fails on purpose). */
+    public QuipuExtension registering(Object component) {
+        components.add(component);
+        return this;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        classes++;
+        // Called again for each @Nested class: one application serves the class and its nested classes, as
+        // DropwizardAppExtension counts the calls and starts (and stops) it once.
+        if (app == null) {
+            Map<String, String> settings = settings(database.dataDirectory().toString(), "");
+            settings.putAll(overrides);
+            app = new DropwizardAppExtension<>(support(settings, components));
+        }
+        try {
+            app.before();
+        } catch (Exception | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (--classes == 0 && peer != null) {
+            peer.stop();
+            peer = null;
+        }
+        app.after();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        clock.set(START);
+    }
+
+    @Override
+    protected DropwizardTestSupport<QuipuConfiguration> support() {
+        return app.getTestSupport();
+    }
+
+    /** The configuration the application runs with: config.yml and the overrides. */
+    public QuipuConfiguration configuration() {
+        return app.getConfiguration();
+    }
+
+    /** The private key the instances sign access tokens with (a JWK), for tests that forge tokens. */
+    public String signingKeyJwk() {
+        try {
+            return Files.readString(signingKey());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A second instance on the same database (see {@link #startInstance}), for what must hold across instances:
+     * started on first use, stopped with the test class.
+     */
+    public synchronized Instance peer() {
+        if (peer == null) {
+            peer = startInstance(Map.of());
+        }
+        return peer;
+    }
+
+    /**
+     * One more API instance, on its own ports, sharing this one's database (as an external PostgreSQL), clock,
+     * signing key and BCRP stand-in, configured with {@code overrides} on top: for what must hold across instances
+     * (revocations, limits). The caller stops it.
+     */
+    public Instance startInstance(Map<String, String> overrides) {
+        Map<String, String> settings = settings("", database.database().jdbcUrl());
+        settings.putAll(overrides);
+        return new Instance(support(settings, List.of()));
+    }
+
+    /** Another instance of the API under test (see {@link #startInstance}). */
+    public static final class Instance extends QuipuClient {
+        private final DropwizardTestSupport<QuipuConfiguration> app;
+
+        private Instance(DropwizardTestSupport<QuipuConfiguration> app) {
+            this.app = app;
+            try {
+                app.before();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not start another instance", e);
+            }
+        }
+
+        @Override
+        protected DropwizardTestSupport<QuipuConfiguration> support() {
+            return app;
+        }
+
+        /** Stops this instance as a graceful shutdown does. */
+        public void stop() {
+            app.after();
+        }
+    }
+
+    /**
+     * The tests' configuration on top of config.yml: the test database (embedded over its data directory, or reached
+     * by URL), free ports, the BCRP stand-in without the scheduled capture, a signing key beside the database,
+     * lastUsedAt flushed within a test's patience, no per-address login limit, quiet logs.
+     */
+    private Map<String, String> settings(String embeddedDataDirectory, String url) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("database.url", url);
+        if (url.isEmpty()) {
+            settings.put("database.embeddedDataDirectory", embeddedDataDirectory);
+        } else {
+            settings.put("database.user", database.database().user());
+            settings.put("database.password", database.database().password());
+        }
+        settings.put("auth.developmentSigningKeyFile", signingKey().toString());
+        settings.put("server.applicationConnectors[0].port", "0");
+        settings.put("server.adminConnectors[0].port", "0");
+        settings.put("bcrp.baseUrl", bcrp.baseUrl());
+        settings.put("bcrp.captureEnabled", "false");
+        settings.put("auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS);
+        settings.put("keys.lastUsedFlushInterval", "500ms");
+        settings.put("logging.level", "WARN");
+        return settings;
+    }
+
+    private Path signingKey() {
+        return database.folder().resolve("jwt-signing-key.json");
+    }
+
+    /** An application on this extension's clock; overrides are system properties under a prefix of its own. */
+    private DropwizardTestSupport<QuipuConfiguration> support(Map<String, String> settings, List<Object> extra) {
+        String prefix = "quipu-test-" + UUID.randomUUID() + ".";
+        ConfigOverride[] all = settings.entrySet().stream()
+                .map(e -> ConfigOverride.config(prefix, e.getKey(), e.getValue()))
+                .toArray(ConfigOverride[]::new);
+        return new DropwizardTestSupport<>(QuipuApplication.class, Path.of("..", "config.yml").toString(), prefix,
+                all) {
+            @Override
+            public QuipuApplication newApplication() {
+                return new QuipuApplication(clock) {
+                    @Override
+                    public void run(QuipuConfiguration configuration, Environment environment) {
+                        super.run(configuration, environment);
+                        extra.forEach(environment.jersey()::register);
+                    }
+                };
+            }
+        };
+    }
+}

@@ -1,0 +1,95 @@
+package pe.quipu.etl;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.configuration.ConfigurationException;
+import io.dropwizard.configuration.ConfigurationFactory;
+import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.FileConfigurationSourceProvider;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.validation.BaseValidator;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import pe.quipu.core.db.DatabaseSettings;
+import pe.quipu.core.fx.BcrpSettings;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.stream.Collectors;
+
+/**
+ * config.yml as the ETL reads it: the API's own file, read the way the API's bootstrap reads it (Dropwizard's
+ * configuration factory, the same {@code ${NAME:-default}} substitution, the same {@code dw.} system-property
+ * overrides, the same validation) into the same {@code database:} and {@code bcrp:} classes, plus the ETL's own
+ * {@code etl:} section. The API's other sections are none of the ETL's business; within a section every name must
+ * be known, as in the API.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public final class EtlConfiguration {
+
+    @NotNull
+    @Pattern(regexp = "development|production", message = "must be development or production (QUIPU_ENV)")
+    @JsonProperty
+    private String environment = "development";
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private DatabaseSettings database = new DatabaseSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private BcrpSettings bcrp = new BcrpSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private EtlSettings etl = new EtlSettings();
+
+    /**
+     * Reads and validates {@code file}.
+     *
+     * @throws ConfigurationException for a value that does not parse or is not valid; {@link #describe} says
+     *                                which, on one line
+     */
+    public static EtlConfiguration read(Path file) throws IOException, ConfigurationException {
+        // The API's bootstrap makes its factory the same way: a YamlConfigurationFactory whose mapper refuses
+        // unknown names (this class lets the API's sections through at the top level only).
+        ConfigurationFactory<EtlConfiguration> factory = new DefaultConfigurationFactoryFactory<EtlConfiguration>()
+                .create(EtlConfiguration.class, BaseValidator.newValidator(), Jackson.newObjectMapper(), "dw");
+        return factory.build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
+                new EnvironmentVariableSubstitutor(false)), file.toString());
+    }
+
+    /**
+     * The errors of a configuration the ETL refused, on one line for cron's mail: {@code config.yml has an error:
+     * etl.maxRejectedShare must be less than or equal to 1}.
+     */
+    public static String describe(Path file, ConfigurationException e) {
+        Collection<String> errors = e.getErrors();
+        return file + (errors.size() == 1 ? " has an error: " : " has errors: ") + errors.stream()
+                .map(error -> error.strip().replaceAll("\\s*\\R\\s*", " "))
+                .collect(Collectors.joining("; "));
+    }
+
+    public String environment() {
+        return environment;
+    }
+
+    public DatabaseSettings database() {
+        return database;
+    }
+
+    public BcrpSettings bcrp() {
+        return bcrp;
+    }
+
+    public EtlSettings etl() {
+        return etl;
+    }
+}

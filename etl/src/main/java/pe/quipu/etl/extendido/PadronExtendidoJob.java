@@ -1,0 +1,221 @@
+package pe.quipu.etl.extendido;
+
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlScript;
+import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import pe.quipu.core.db.DatasetLoads;
+import pe.quipu.core.ruc.InvalidRucException;
+import pe.quipu.etl.EtlCommand;
+import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.RejectedShare;
+import pe.quipu.etl.run.RunEvents;
+import pe.quipu.etl.run.StepTransaction;
+import pe.quipu.etl.source.Download;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code padron-extendido --file PATH | --url URL}: SUNAT's PadronRUC CSV fills {@code tipo} and {@code ciiu}
+ * of the RUCs already in the registry. The file is streamed into a temporary staging table with COPY, then
+ * one UPDATE sets both columns, and {@code actualizado} to the run's time, only on rows whose values differ
+ * (so an unchanged record keeps its ETag). Everything happens in the step's single transaction: readers see
+ * the registry before the run until it commits, and a failed or killed run changes nothing.
+ * <p>
+ * Lines that cannot be loaded (wrong field count, invalid RUC) are counted as rejected and a few are logged;
+ * a run rejecting more than {@code etl.maxRejectedShare} of its lines fails. RUCs the registry does not hold
+ * are counted and logged, not inserted: the padrón reducido decides which taxpayers Quipu serves.
+ */
+@Configuration(proxyBeanMethods = false)
+public class PadronExtendidoJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PadronExtendidoJob.class);
+    private static final int SAMPLE = 10;
+    private static final int COPY_BUFFER = 1 << 20;
+    private static final int CANCEL_CHECK_LINES = 100_000;
+
+    @Bean(name = "padron-extendido")
+    Job padronExtendido(JobRepository jobs, DataSourceTransactionManager transactions, StepTransaction stepTransaction,
+                        EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return new JobBuilder("padron-extendido", jobs)
+                .listener(events)
+                .start(new StepBuilder("fill-tipo-ciiu", jobs)
+                        .tasklet((contribution, context) -> {
+                            // The tasklet's transaction: the staging table and the update commit with the step.
+                            stepTransaction.useStep(handle -> load(handle, command, settings,
+                                    clock.instant().truncatedTo(ChronoUnit.MICROS), contribution));
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .build();
+    }
+
+    private static void load(Handle handle, EtlCommand command, EtlSettings settings, Instant now,
+                             StepContribution contribution) throws Exception {
+        Path file;
+        boolean downloaded = command.options().containsKey("url");
+        if (downloaded) {
+            file = Files.createTempFile("quipu-padron-extendido-", ".download");
+            try {
+                Download.standard().fetch(URI.create(command.options().get("url")), file);
+            } catch (Exception e) {
+                Files.deleteIfExists(file);
+                throw e;
+            }
+        } else {
+            file = Path.of(command.options().get("file"));
+        }
+        try {
+            StageRows rows = handle.attach(StageRows.class);
+            rows.create();
+            Counts counts;
+            try (BufferedReader reader = PadronRucSource.open(file)) {
+                counts = copy(handle, reader, contribution);
+            }
+            RejectedShare.refuseAbove(counts.read(), counts.rejected(), settings.maxRejectedShare(), counts.sample());
+            apply(handle, rows, now, contribution);
+        } finally {
+            if (downloaded) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private record Counts(long read, long rejected, List<String> sample) {
+    }
+
+    /** Streams the lines into the staging table, in COPY's CSV format, one buffer at a time. */
+    private static Counts copy(Handle handle, BufferedReader reader, StepContribution contribution) throws Exception {
+        PadronRucCsv csv = PadronRucCsv.header(reader.readLine());
+        StepExecution step = contribution.getStepExecution();
+        // Plain JDBC: Jdbi has no COPY, and PgJDBC's CopyIn streams the file without a statement per line.
+        CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
+                .copyIn("copy padron_extendido_stage (line, ruc, tipo, ciiu) from stdin (format csv)");
+        long read = 0;
+        long rejected = 0;
+        List<String> sample = new ArrayList<>();
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(COPY_BUFFER + 4096);
+        StringBuilder row = new StringBuilder(64);
+        try {
+            String line;
+            long lineNumber = 1;
+            while ((line = reader.readLine()) != null) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                read++;
+                contribution.incrementReadCount();
+                try {
+                    PadronRucCsv.Row r = csv.row(line);
+                    row.setLength(0);
+                    row.append(lineNumber).append(',').append(r.ruc().value()).append(',');
+                    quote(row, r.tipo());
+                    row.append(',');
+                    quote(row, r.ciiu());
+                    row.append('\n');
+                    buffer.writeBytes(row.toString().getBytes(StandardCharsets.UTF_8));
+                } catch (PadronRucCsv.MalformedLineException | InvalidRucException e) {
+                    rejected++;
+                    contribution.incrementFilterCount();
+                    if (sample.size() < SAMPLE) {
+                        String where = "line " + lineNumber + ": " + e.getMessage();
+                        sample.add(where);
+                        LOG.warn("Rejected {}", where);
+                    }
+                }
+                if (buffer.size() >= COPY_BUFFER) {
+                    copy.writeToCopy(buffer.toByteArray(), 0, buffer.size());
+                    buffer.reset();
+                }
+                if (read % CANCEL_CHECK_LINES == 0) {
+                    Cancellation.check(step, "while reading line " + lineNumber);
+                }
+            }
+            if (buffer.size() > 0) {
+                copy.writeToCopy(buffer.toByteArray(), 0, buffer.size());
+            }
+            copy.endCopy();
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+        return new Counts(read, rejected, sample);
+    }
+
+    /** COPY's CSV: null unquoted and empty, a value always quoted (so an empty string stays one). */
+    private static void quote(StringBuilder row, String value) {
+        if (value != null) {
+            row.append('"').append(value.replace("\"", "\"\"")).append('"');
+        }
+    }
+
+    /** The one UPDATE; a RUC listed twice takes its last line's values. */
+    private static void apply(Handle handle, StageRows rows, Instant now, StepContribution contribution) {
+        rows.index();
+        int updated = rows.update(now);
+        contribution.incrementWriteCount(updated);
+        StageRows.Matches matches = rows.matches();
+        DatasetLoads.record(handle, "padron-extendido", matches.matched(), now);
+        contribution.getStepExecution().getExecutionContext().putLong("rucsNotInRegistry", matches.unknown());
+        LOG.info("padron-extendido: {} RUCs of the registry found in the file, {} changed; {} RUCs not in the "
+                + "registry left out", matches.matched(), updated, matches.unknown());
+    }
+
+    /** The staging table's SQL, in the step's transaction; the table goes with it. */
+    interface StageRows {
+        /** How many of the file's distinct RUCs the registry holds, and how many it does not. */
+        record Matches(long matched, long unknown) {
+        }
+
+        @SqlUpdate("""
+                create temporary table padron_extendido_stage (line bigint not null, ruc char(11) not null,
+                    tipo text, ciiu text) on commit drop""")
+        void create();
+
+        @SqlScript("create index on padron_extendido_stage (ruc, line)")
+        @SqlScript("analyze padron_extendido_stage")
+        void index();
+
+        @SqlUpdate("""
+                update ruc_registry r set tipo = s.tipo, ciiu = s.ciiu, actualizado = :now
+                  from (select distinct on (ruc) ruc, tipo, ciiu from padron_extendido_stage
+                         order by ruc, line desc) s
+                 where r.ruc = s.ruc and (r.tipo, r.ciiu) is distinct from (s.tipo, s.ciiu)""")
+        int update(Instant now);
+
+        @SqlQuery("""
+                select count(*) filter (where exists (select 1 from ruc_registry r where r.ruc = s.ruc)) as matched,
+                       count(*) filter (where not exists (select 1 from ruc_registry r where r.ruc = s.ruc)) as unknown
+                  from (select distinct ruc from padron_extendido_stage) s""")
+        @RegisterConstructorMapper(Matches.class)
+        Matches matches();
+    }
+}

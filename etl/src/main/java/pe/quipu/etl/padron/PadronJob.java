@@ -1,0 +1,156 @@
+package pe.quipu.etl.padron;
+
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import pe.quipu.etl.EtlCommand;
+import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.RejectedShare;
+import pe.quipu.etl.run.RunEvents;
+import pe.quipu.etl.source.Download;
+import pe.quipu.etl.source.SourceFile;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code padron --file PATH | --url URL}: SUNAT's padrón reducido replaces the RUC registry.
+ *
+ * <ol>
+ *   <li>{@code stage}: drops what a failed or killed run left, then streams the file (zip or txt, downloaded
+ *   first for --url) through the parser into an unlogged staging table with COPY. Counts: read = data lines,
+ *   rejected (filter) = malformed lines plus earlier lines of a RUC met twice. The first rejected lines are
+ *   logged and kept in the step's execution context ({@code rejected.sample}).</li>
+ *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare}, or when
+ *   it holds fewer records than {@code etl.minRetainedShare} of the registry in service (the registry in service
+ *   stays), otherwise builds the new registry with change detection, indexes it and swaps
+ *   it in, in one transaction. Written = rows of the new registry.</li>
+ * </ol>
+ * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays.
+ */
+@Configuration(proxyBeanMethods = false)
+public class PadronJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PadronJob.class);
+
+    @Bean(name = "padron")
+    Job padron(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi, EtlCommand command,
+               EtlSettings settings, Clock clock, RunEvents events) {
+        return new JobBuilder("padron", jobs)
+                .listener(events)
+                .start(new StepBuilder("stage", jobs)
+                        .tasklet((contribution, chunk) -> {
+                            StepExecution step = chunk.getStepContext().getStepExecution();
+                            PadronStager.dropLeftovers(jdbi);
+                            PadronStager.Result result = stage(command, jdbi, step);
+                            for (long i = 0; i < result.read(); i++) {
+                                contribution.incrementReadCount();
+                            }
+                            contribution.incrementFilterCount(result.rejected());
+                            step.getExecutionContext().put("rejected.sample", new ArrayList<>(result.sample()));
+                            step.getExecutionContext().putLong("rejected.malformed", result.malformed());
+                            step.getExecutionContext().putLong("rejected.duplicates", result.duplicates());
+                            step.getExecutionContext().putLong("staged", result.staged());
+                            LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated",
+                                    result.staged(), result.read(), result.malformed(), result.duplicates());
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .next(new StepBuilder("publish", jobs)
+                        .tasklet((contribution, chunk) -> {
+                            StepExecution step = chunk.getStepContext().getStepExecution();
+                            StepExecution staged = step.getJobExecution().getStepExecutions().stream()
+                                    .filter(s -> s.getStepName().equals("stage")).findFirst().orElseThrow();
+                            refuseOverThreshold(staged, settings.maxRejectedShare(), jdbi);
+                            refuseShrinking(staged.getExecutionContext().getLong("staged"),
+                                    settings.minRetainedShare(), jdbi);
+                            Cancellation.check(step, "before publishing");
+                            RegistryPublisher.Published published =
+                                    new RegistryPublisher(jdbi).publish(clock.instant());
+                            contribution.incrementWriteCount(published.rows());
+                            LOG.info("registry in service: {} records", published.rows());
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .build();
+    }
+
+    private static PadronStager.Result stage(EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
+        PadronStager stager = new PadronStager(jdbi);
+        String url = command.options().get("url");
+        if (url == null) {
+            try (InputStream in = SourceFile.open(Path.of(command.options().get("file")), ".txt")) {
+                return stager.stage(in, () -> Cancellation.requested(step));
+            }
+        }
+        Path download = Files.createTempFile("quipu-padron-", ".download");
+        try {
+            Download.standard().fetch(URI.create(url), download);
+            try (InputStream in = SourceFile.open(download, ".txt")) {
+                return stager.stage(in, () -> Cancellation.requested(step));
+            }
+        } finally {
+            Files.deleteIfExists(download);
+        }
+    }
+
+    private static void refuseOverThreshold(StepExecution staged, double maxShare, Jdbi jdbi) {
+        long read = staged.getReadCount();
+        long rejected = staged.getFilterCount();
+        if (read == 0) {
+            PadronStager.dropLeftovers(jdbi);
+            throw new IllegalStateException("the file holds no padrón lines; the registry in service is unchanged");
+        }
+        try {
+            @SuppressWarnings("unchecked")
+            List<String> sample = (List<String>) staged.getExecutionContext().get("rejected.sample");
+            RejectedShare.refuseAbove(read, rejected, maxShare, sample == null ? List.of() : sample);
+        } catch (IllegalStateException overThreshold) {
+            PadronStager.dropLeftovers(jdbi);
+            throw overThreshold;
+        }
+    }
+
+    /**
+     * A file that parses cleanly but stops early (a truncated download, a half-written export) would otherwise
+     * replace the registry with part of it, and lookups of every RUC after the cut would answer 404. The padrón
+     * changes by well under 1 % a day, so a file much smaller than the registry a previous run put in service is
+     * refused: fewer than {@code etl.minRetainedShare} of its records (0 turns the check off).
+     */
+    private static void refuseShrinking(long staged, double minShare, Jdbi jdbi) {
+        long inService = jdbi.withHandle(handle -> handle.attach(LoadRows.class).registryInService()).orElse(0L);
+        if (inService == 0 || staged >= minShare * inService) {
+            return;
+        }
+        PadronStager.dropLeftovers(jdbi);
+        throw new IllegalStateException(String.format(Locale.ROOT,
+                "the file holds %d records, %.1f %% of the %d in service, under the %.1f %% a padrón must keep"
+                        + " (etl.minRetainedShare): is it truncated? The registry in service is unchanged; to"
+                        + " replace it with a smaller file on purpose, run with QUIPU_ETL_MIN_RETAINED_SHARE=0",
+                staged, 100.0 * staged / inService, inService, 100.0 * minShare));
+    }
+
+    interface LoadRows {
+        /** The records the last complete load put in service, if any did. */
+        @SqlQuery("select rows from dataset_loads where dataset = 'padron'")
+        Optional<Long> registryInService();
+    }
+}

@@ -1,0 +1,36 @@
+package pe.quipu.etl;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The ETL is a batch program beside the API, not part of it: it shares core with the API and nothing else, carries
+ * no web framework, and its feature packages ({@code padron}, {@code extendido}, {@code ubigeo}, {@code fx}) and
+ * cross-cutting ones ({@code run}, {@code source}) depend on each other one way.
+ */
+@AnalyzeClasses(packages = "pe.quipu", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+    @ArchTest
+    static final ArchRule modules_are_free_of_cycles = slices().matching("pe.quipu.(*)..").should().beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule etl_packages_are_free_of_cycles = slices().matching("pe.quipu.etl.(*)..")
+            .should().beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule etl_depends_on_nothing_of_the_api = noClasses().that().resideInAPackage("pe.quipu.etl..")
+            .should().dependOnClassesThat().resideInAPackage("pe.quipu.api..")
+            .because("the ETL runs without the API; what both need is in core");
+
+    @ArchTest
+    static final ArchRule etl_depends_on_no_web_framework = noClasses().that().resideInAPackage("pe.quipu.etl..")
+            .should().dependOnClassesThat().resideInAnyPackage("jakarta.ws.rs..", "jakarta.servlet..",
+                    "org.glassfish.jersey..", "org.eclipse.jetty..")
+            .because("the ETL is a batch program: it reads config.yml as the API does, and serves nothing");
+}

@@ -1,0 +1,95 @@
+package pe.quipu.etl.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import pe.quipu.core.testing.BcrpStub;
+import pe.quipu.core.testing.TestDatabase;
+import pe.quipu.etl.QuipuEtl;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Runs {@code java -jar quipu-etl.jar <args…> config.yml} in the test JVM: on the test database (the ETL attaches to
+ * its embedded server as to any other Quipu process's), against a BCRP stand-in, on a test clock. Also reads what
+ * a run announced in the outbox.
+ */
+public final class EtlRunner {
+
+    private final Clock clock;
+    private final BcrpStub bcrp;
+    private final TestDatabase database;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public EtlRunner(Clock clock, BcrpStub bcrp, TestDatabase database) {
+        this.clock = clock;
+        this.bcrp = bcrp;
+        this.database = database;
+    }
+
+    /**
+     * Runs the ETL. The check against truncated padrón files is off, since test classes load registries of every
+     * size one after another; {@link #runKeeping} turns it on.
+     */
+    public EtlRun run(String... args) {
+        return runKeeping(0, args);
+    }
+
+    /** {@link #run}, refusing a padrón with fewer records than {@code minRetainedShare} of the registry in service. */
+    public EtlRun runKeeping(double minRetainedShare, String... args) {
+        try {
+            Path config = Files.createTempFile("quipu-etl-", ".yml");
+            try {
+                Files.writeString(config, """
+                        database:
+                          embeddedDataDirectory: %s
+                        bcrp:
+                          baseUrl: %s
+                          attemptTimeout: 1400ms
+                          maxAttempts: 3
+                          retryWait: 200ms
+                        etl:
+                          maxRejectedShare: 0.001
+                          minRetainedShare: %s
+                        """.formatted(database.dataDirectory(), bcrp.baseUrl(), minRetainedShare));
+                String[] full = Arrays.copyOf(args, args.length + 1);
+                full[args.length] = config.toString();
+                return runWith(full);
+            } finally {
+                Files.deleteIfExists(config);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs the ETL with {@code args} as they are, the configuration file last. */
+    public EtlRun runWith(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new QuipuEtl(clock, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        return new EtlRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The outbox's etl.run.* events of one run, oldest first, each as {type, data}. */
+    public List<JsonNode> events(long runId) {
+        return database.<JsonNode>rows("""
+                select type, data from events where type like 'etl.run.%' and (data->>'runId')::bigint = ?
+                order by seq""", rs -> {
+            try {
+                return json.createObjectNode().put("type", rs.getString(1)).set("data", json.readTree(rs.getString(2)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, runId);
+    }
+}
