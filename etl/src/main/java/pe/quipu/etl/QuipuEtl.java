@@ -11,6 +11,7 @@ import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
 import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.batch.core.step.StepExecution;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.SchemaMigrations;
@@ -53,7 +54,6 @@ public final class QuipuEtl {
     private final PrintStream out;
     private final PrintStream err;
     private final AtomicReference<JobExecution> running = new AtomicReference<>();
-    private final AtomicReference<JobOperator> operator = new AtomicReference<>();
     private final CountDownLatch finished = new CountDownLatch(1);
 
     public QuipuEtl(Clock clock, PrintStream out, PrintStream err) {
@@ -132,7 +132,6 @@ public final class QuipuEtl {
                 }
                 lock.failOrphanedRuns(command.job().jobName(), events, clock.instant());
                 JobOperator jobOperator = context.getBean(JobOperator.class);
-                operator.set(jobOperator);
                 Job job = context.getBean(command.job().jobName(), Job.class);
                 return report(command, jobOperator.start(job, parameters(command)));
             }
@@ -176,16 +175,17 @@ public final class QuipuEtl {
                 : RunEvents.messageOf(execution.getAllFailureExceptions().getFirst());
     }
 
-    /** SIGTERM: asks the running job to stop at its next check, and waits for the run to end. */
+    /**
+     * SIGTERM: asks the running job to stop at its next check, and waits for the run to end. The request is marked
+     * on the live execution, where the job's own thread reads it and then records the run as stopped. (JobOperator.stop
+     * would also write the step's row from this thread, racing the step's own last write: spring-batch#5484, an
+     * optimistic-locking failure that leaves the run "unknown" and the exit code 1 instead of canceled.)
+     */
     public void cancel(Duration wait) {
         JobExecution execution = running.get();
-        JobOperator jobOperator = operator.get();
-        if (execution != null && jobOperator != null && execution.isRunning()) {
-            try {
-                jobOperator.stop(execution);
-            } catch (Exception e) {
-                err.println("quipu-etl: could not stop the run: " + e.getMessage());
-            }
+        if (execution != null && execution.isRunning()) {
+            execution.setStatus(BatchStatus.STOPPING);
+            execution.getStepExecutions().forEach(StepExecution::setTerminateOnly);
         }
         try {
             finished.await(wait.toMillis(), TimeUnit.MILLISECONDS);

@@ -5,8 +5,8 @@ import org.springframework.batch.core.job.JobInterruptedException;
 import org.springframework.batch.core.step.StepExecution;
 
 /**
- * Whether a run was asked to stop (SIGTERM goes through JobOperator.stop, which marks the live job execution
- * STOPPING and its running step terminate-only). Spring Batch itself looks only between tasklet calls, and a
+ * Whether a run was asked to stop (SIGTERM marks the live job execution STOPPING and its running step
+ * terminate-only, see QuipuEtl.cancel). Spring Batch itself looks only between tasklet calls, and a
  * load is one long tasklet call, so a job asks here while it works; either sign counts.
  */
 public final class Cancellation {
