@@ -83,6 +83,8 @@ import pe.quipu.api.status.FreshnessHealthCheck;
 import pe.quipu.api.status.StatusResource;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.api.ubigeo.UbigeoResource;
+import pe.quipu.api.webhooks.DeliverCommand;
+import pe.quipu.api.webhooks.Webhooks;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.QuipuJdbi;
 import pe.quipu.core.db.SchemaMigrations;
@@ -93,6 +95,7 @@ import pe.quipu.core.ubigeo.UbigeoTable;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /** Quipu's API. {@link #run} reads as the wiring diagram of the service. */
@@ -136,6 +139,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         bootstrap.addCommand(new RevokeKeyCommand<>(QuipuConfiguration.class, clock, outbox, operatorAudit));
         bootstrap.addCommand(new SamplePadronCommand<>(QuipuConfiguration.class, clock));
         bootstrap.addCommand(new GenerateSigningKeyCommand());
+        bootstrap.addCommand(new DeliverCommand<>(QuipuConfiguration.class, clock));
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {
@@ -273,6 +277,14 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.healthChecks().register("data-freshness",
                 new FreshnessHealthCheck(freshness::read, clock, configuration.getFreshness()));
 
+        // Webhooks: the endpoints API; the delivery worker unless webhooks.workerEnabled is false here (then
+        // `deliver` runs it elsewhere). It wakes on new events and deliveries, and looks every pollInterval.
+        Webhooks webhooks = new Webhooks(jdbi, json, clock, configuration.getWebhooks(), configuration.isProduction(),
+                limits, outbox, audit, hostResolver());
+        environment.jersey().register(webhooks.resource(bodies));
+        List<Managed> delivery = configuration.getWebhooks().isWorkerEnabled() ? webhooks.delivery(notifications)
+                : List.of();
+
         // Ubigeos: seeded from the bundled INEI file when the table is empty, loaded before the connectors open.
         UbigeoDirectory ubigeos = new UbigeoDirectory(jdbi);
         // The ETL's ubigeo job replaces the table and notifies: reload without a restart.
@@ -282,6 +294,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.lifecycle().manage(denylist);
         environment.lifecycle().manage(ubigeos);
         environment.jersey().register(new UbigeoResource(ubigeos));
+        delivery.forEach(environment.lifecycle()::manage);
 
         // RUCs.
         environment.jersey().register(new RucResource(new RucRegistry(jdbi), json, limits));
@@ -293,6 +306,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new TipoCambioResource(exchangeRates));
         environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.captureInterval(),
                 bcrp.captureEnabled()));
+    }
+
+    /** How new webhook URLs' hosts are resolved; tests resolve names of their own. */
+    protected Webhooks.HostResolver hostResolver() {
+        return Webhooks.HostResolver.SYSTEM;
     }
 
     static void configureJson(ObjectMapper json) {

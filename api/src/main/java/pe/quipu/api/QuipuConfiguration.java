@@ -15,6 +15,8 @@ import pe.quipu.api.metering.MeteringSettings;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.SubscriptionsSettings;
 import pe.quipu.api.status.FreshnessSettings;
+import pe.quipu.api.webhooks.DeliverCommand;
+import pe.quipu.api.webhooks.WebhooksSettings;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
 
@@ -27,7 +29,8 @@ import java.util.Map;
  * section, which the API ignores. Only the application reads this class; features get their own section.
  */
 @JsonIgnoreProperties({"etl"})
-public class QuipuConfiguration extends Configuration implements OperatorCommand.DatabaseConfigured {
+public class QuipuConfiguration extends Configuration
+        implements OperatorCommand.DatabaseConfigured, DeliverCommand.Configured {
 
     @NotNull
     @Pattern(regexp = "development|production", message = "must be development or production (QUIPU_ENV)")
@@ -75,10 +78,27 @@ public class QuipuConfiguration extends Configuration implements OperatorCommand
     @JsonProperty
     private SubscriptionsSettings subscriptions = new SubscriptionsSettings();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private WebhooksSettings webhooks = new WebhooksSettings();
+
     public String getEnvironment() {
         return environment;
     }
 
+    @Override
+    public WebhooksSettings getWebhooks() {
+        return webhooks;
+    }
+
+    @AssertTrue(message = "webhooks.allowHttp and webhooks.allowPrivateNetworks are never on in production")
+    @JsonIgnore
+    public boolean isWebhooksSafeForEnvironment() {
+        return !webhooks.unsafeFor(isProduction());
+    }
+
+    @Override
     public boolean isProduction() {
         return "production".equals(environment);
     }
@@ -104,6 +124,7 @@ public class QuipuConfiguration extends Configuration implements OperatorCommand
         return keys;
     }
 
+    @Override
     public Map<String, PlanSettings> getPlans() {
         return plans;
     }

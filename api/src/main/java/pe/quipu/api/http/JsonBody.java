@@ -101,6 +101,22 @@ public final class JsonBody {
             return node.intValue();
         }
 
+        /** A boolean member; null when absent (recorded as a fault when required) or of another type. */
+        public Boolean bool(String name, boolean required) {
+            JsonNode node = root.get(name);
+            if (node == null || node.isNull()) {
+                if (required) {
+                    errors.add(new FieldError(name, "is required"));
+                }
+                return null;
+            }
+            if (!node.isBoolean()) {
+                errors.add(new FieldError(name, "must be true or false"));
+                return null;
+            }
+            return node.booleanValue();
+        }
+
         /** An array of strings; null when absent (recorded as a fault when required) or malformed. */
         public List<String> texts(String name, boolean required) {
             JsonNode node = root.get(name);

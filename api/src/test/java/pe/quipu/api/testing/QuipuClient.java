@@ -103,6 +103,18 @@ public abstract class QuipuClient {
                 + (key == null ? "" : "Authorization: Bearer " + key + "\r\n") + "Connection: close\r\n\r\n");
     }
 
+    /** Runs an operator task on the admin connector ({@code parameters}: name, value, name, value…). */
+    public HttpResponse<String> task(String name, String... parameters) {
+        StringBuilder query = new StringBuilder();
+        for (int i = 0; i + 1 < parameters.length; i += 2) {
+            query.append(query.isEmpty() ? "?" : "&")
+                    .append(java.net.URLEncoder.encode(parameters[i], StandardCharsets.UTF_8)).append('=')
+                    .append(java.net.URLEncoder.encode(parameters[i + 1], StandardCharsets.UTF_8));
+        }
+        return send(HttpRequest.newBuilder(adminUri("/tasks/" + name + query)).POST(HttpRequest.BodyPublishers.noBody()),
+                null);
+    }
+
     public JsonNode body(HttpResponse<String> response) {
         try {
             return json.readTree(response.body());

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import pe.quipu.api.QuipuApplication;
 import pe.quipu.api.QuipuConfiguration;
+import pe.quipu.api.webhooks.Webhooks;
 import pe.quipu.core.testing.BcrpStub;
 import pe.quipu.core.testing.MutableClock;
 import pe.quipu.core.testing.TestDatabase;
@@ -52,6 +53,8 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
     public final BcrpStub bcrp = BcrpStub.start();
     public final TestDatabase database = TestDatabase.get();
     public final TestAccounts accounts = new TestAccounts(this, database, clock);
+    /** The names new webhook URLs resolve to, in every instance of this extension. */
+    public final TestDns dns = new TestDns();
     private final Map<String, String> overrides = new LinkedHashMap<>();
     private final List<Object> components = new ArrayList<>();
     private DropwizardAppExtension<QuipuConfiguration> app;
@@ -209,6 +212,11 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
             @Override
             public QuipuApplication newApplication() {
                 return new QuipuApplication(clock) {
+                    @Override
+                    protected Webhooks.HostResolver hostResolver() {
+                        return dns;
+                    }
+
                     @Override
                     public void run(QuipuConfiguration configuration, Environment environment) {
                         super.run(configuration, environment);
