@@ -170,7 +170,7 @@ public final class DeliveryWorker implements Managed {
             // The rules may have changed since the URL was pinned (a setting, a range): they hold at every attempt.
             Optional<String> refusal = rules.refusal(pinned);
             if (refusal.isPresent()) {
-                finish(delivery, attemptId, WebhookSender.Outcome.blocked());
+                finish(delivery, attemptId, now, WebhookSender.Outcome.blocked());
                 return;
             }
             boolean inGrace = delivery.previousSecret() != null && delivery.previousSecretUntil() != null
@@ -179,16 +179,21 @@ public final class DeliveryWorker implements Managed {
                     inGrace ? delivery.previousSecret() : null);
             sender.send(new WebhookSender.Attempt(attemptId, delivery.eventId(), delivery.eventType(),
                             URI.create(delivery.url()), pinned, delivery.body(), secrets, now.getEpochSecond()))
-                    .whenComplete((outcome, failure) -> finish(delivery, attemptId, failure == null ? outcome
+                    .whenComplete((outcome, failure) -> finish(delivery, attemptId, now, failure == null ? outcome
                             : new WebhookSender.Outcome(null, WebhookSender.kindOf(failure), 0, null)));
         } catch (RuntimeException e) {
             LOG.error("Could not start an attempt of delivery {}", delivery.id(), e);
-            finish(delivery, attemptId, new WebhookSender.Outcome(null, ErrorKind.CONNECTION_REFUSED, 0, null));
+            finish(delivery, attemptId, now,
+                    new WebhookSender.Outcome(null, ErrorKind.CONNECTION_REFUSED, 0, null));
         }
     }
 
-    /** Schedules what follows the attempt and queues its record; frees the attempt's slots. */
-    private void finish(DeliveryStore.Claimed delivery, String attemptId, WebhookSender.Outcome outcome) {
+    /**
+     * Schedules what follows the attempt (the next delay counts from its end) and queues its record, stamped with
+     * when it was sent; frees the attempt's slots.
+     */
+    private void finish(DeliveryStore.Claimed delivery, String attemptId, Instant sentAt,
+                        WebhookSender.Outcome outcome) {
         try {
             if (abandoning) {
                 return;
@@ -205,7 +210,7 @@ public final class DeliveryWorker implements Managed {
                 status = DeliveryStatus.RETRYING;
                 next = now.plus(schedule.get(attempts));
             }
-            finished.add(new DeliveryStore.Recorded(delivery.id(), delivery.endpointId(), attemptId, now, status,
+            finished.add(new DeliveryStore.Recorded(delivery.id(), delivery.endpointId(), attemptId, sentAt, status,
                     next, outcome.responseCode(), outcome.latencyMs(), outcome.error(), outcome.responseBody()));
         } finally {
             inFlightByEndpoint.computeIfPresent(delivery.endpointId(),
