@@ -85,6 +85,7 @@ import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.api.ubigeo.UbigeoResource;
 import pe.quipu.api.webhooks.DeliverCommand;
 import pe.quipu.api.webhooks.Webhooks;
+import pe.quipu.api.webhooks.WebhooksResource;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.QuipuJdbi;
 import pe.quipu.core.db.SchemaMigrations;
@@ -281,7 +282,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // `deliver` runs it elsewhere). It wakes on new events and deliveries, and looks every pollInterval.
         Webhooks webhooks = new Webhooks(jdbi, json, clock, configuration.getWebhooks(), configuration.isProduction(),
                 limits, outbox, audit, hostResolver());
-        environment.jersey().register(webhooks.resource(bodies));
+        environment.jersey().register(new WebhooksResource(webhooks.endpoints(), bodies));
         List<Managed> delivery = configuration.getWebhooks().isWorkerEnabled() ? webhooks.delivery(notifications)
                 : List.of();
 

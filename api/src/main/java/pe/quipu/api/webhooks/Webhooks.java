@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.db.NotificationListener;
-import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.lifecycle.Periodic;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.core.events.EventOutbox;
@@ -52,8 +51,9 @@ public final class Webhooks {
         List<InetAddress> resolve(String host) throws java.net.UnknownHostException;
     }
 
-    public WebhooksResource resource(JsonBody bodies) {
-        return new WebhooksResource(endpoints, bodies);
+    /** The endpoints API's service, for {@link WebhooksResource}. */
+    public WebhookEndpoints endpoints() {
+        return endpoints;
     }
 
     /**
