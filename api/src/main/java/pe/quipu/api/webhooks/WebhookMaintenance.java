@@ -143,7 +143,7 @@ public final class WebhookMaintenance {
                    set active = false, disabled_reason = :reason, updated_at = :now
                  where id in (select id from webhook_endpoints
                                where account_id = :accountId and active
-                               order by created_at desc, id desc
+                               order by created_at, id
                               offset :cap)
                 returning id, account_id, failing_since""")
         @RegisterConstructorMapper(Disabled.class)
