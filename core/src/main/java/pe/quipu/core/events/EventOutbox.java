@@ -9,6 +9,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 
 /**
@@ -37,7 +38,9 @@ public final class EventOutbox {
      * @return the stored event
      */
     public Event append(Handle handle, String type, UUID accountId, Object data) {
-        Event event = new Event(newId(), type, accountId, clock.instant(), toJson(data));
+        // PostgreSQL keeps microseconds: the instant returned is the one stored, and the one envelopes show.
+        Event event = new Event(newId(), type, accountId, clock.instant().truncatedTo(ChronoUnit.MICROS),
+                toJson(data));
         handle.attach(EventRows.class).insert(event);
         return event;
     }
