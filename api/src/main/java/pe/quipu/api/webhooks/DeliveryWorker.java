@@ -55,6 +55,10 @@ public final class DeliveryWorker implements Managed {
     private volatile boolean running;
     /** Set when a stop stops waiting: attempts finishing later are handed back rather than recorded. */
     private volatile boolean abandoning;
+    /** A notification came: fan out before claiming (otherwise fan-out runs once per poll interval). */
+    private volatile boolean notified = true;
+    /** The last claim took all it asked for: more is due, so let finished attempts gather before claiming again. */
+    private boolean backlog;
     private Thread dispatcher;
     private Thread recorder;
 
@@ -72,6 +76,11 @@ public final class DeliveryWorker implements Managed {
 
     /** Look for work now (a notification: new events, new deliveries, a manual retry). */
     public void wake() {
+        notified = true;
+        signal();
+    }
+
+    private void signal() {
         wake.offer(Boolean.TRUE);
     }
 
@@ -94,6 +103,10 @@ public final class DeliveryWorker implements Managed {
      */
     @Override
     public void stop() throws Exception {
+        if (dispatcher == null) {
+            sender.close();
+            return;
+        }
         running = false;
         wake();
         dispatcher.join(5_000);
@@ -116,15 +129,23 @@ public final class DeliveryWorker implements Managed {
     }
 
     private void dispatch() {
+        long lastFanOut = 0;
         while (running) {
             try {
-                fanOut();
+                if (notified || System.nanoTime() - lastFanOut >= pollInterval.toNanos()) {
+                    notified = false;
+                    lastFanOut = System.nanoTime();
+                    fanOut();
+                }
                 claimAndSend();
             } catch (RuntimeException e) {
                 LOG.warn("Webhook delivery round failed; trying again: {}", e.toString());
             }
             try {
-                wake.poll(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+                if (wake.poll(pollInterval.toMillis(), TimeUnit.MILLISECONDS) != null && backlog && !notified) {
+                    // Woken by a finished attempt with more due: claim for several at once, not one by one.
+                    Thread.sleep(2);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -142,9 +163,11 @@ public final class DeliveryWorker implements Managed {
     }
 
     private void claimAndSend() {
+        backlog = false;
         while (running) {
             int free = concurrency - inFlight.get();
             if (free <= 0) {
+                backlog = true;
                 return;
             }
             int asked = Math.min(free, MAX_CLAIM);
@@ -157,6 +180,7 @@ public final class DeliveryWorker implements Managed {
             if (claimed.size() < asked) {
                 return;
             }
+            backlog = true;
         }
     }
 
@@ -216,7 +240,7 @@ public final class DeliveryWorker implements Managed {
             inFlightByEndpoint.computeIfPresent(delivery.endpointId(),
                     (id, count) -> count.decrementAndGet() <= 0 ? null : count);
             inFlight.decrementAndGet();
-            wake();
+            signal();
         }
     }
 
