@@ -283,7 +283,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         Webhooks webhooks = new Webhooks(jdbi, json, clock, configuration.getWebhooks(), configuration.isProduction(),
                 limits, outbox, audit, hostResolver());
         environment.jersey().register(new WebhooksResource(webhooks.endpoints(), bodies));
-        List<Managed> delivery = configuration.getWebhooks().isWorkerEnabled() ? webhooks.delivery(notifications)
+        List<Managed> delivery = configuration.getWebhooks().isWorkerEnabled() ? webhooks.delivery(notifications, environment.metrics())
                 : List.of();
 
         // Ubigeos: seeded from the bundled INEI file when the table is empty, loaded before the connectors open.

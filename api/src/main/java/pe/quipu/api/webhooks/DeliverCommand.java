@@ -69,9 +69,10 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
         CountDownLatch stopped = new CountDownLatch(1);
         try {
             SchemaMigrations.apply(database);
+            MetricRegistry metrics = new MetricRegistry();
             ManagedDataSource dataSource = DatabaseSupport.dataSourceFactory(database, "deliver",
                             Math.max(4, configuration.getDatabase().maxConnections() / 4))
-                    .build(new MetricRegistry(), "deliver");
+                    .build(metrics, "deliver");
             Jdbi jdbi = QuipuJdbi.configure(Jdbi.create(dataSource));
             NotificationListener notifications = new NotificationListener(database);
             AccountLimitsCache limits = new AccountLimitsCache(jdbi, new PlanTable(configuration.getPlans()));
@@ -82,7 +83,7 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
                     Webhooks.HostResolver.SYSTEM);
             List<Managed> parts = new ArrayList<>();
             parts.add(dataSource);
-            List<Managed> delivery = webhooks.delivery(notifications);
+            List<Managed> delivery = webhooks.delivery(notifications, metrics);
             parts.add(notifications);
             parts.addAll(delivery);
             for (Managed part : parts) {

@@ -1,5 +1,7 @@
 package pe.quipu.api.webhooks;
 
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +64,14 @@ public final class DeliveryWorker implements Managed {
     private Thread dispatcher;
     private Thread recorder;
 
-    public DeliveryWorker(DeliveryStore store, AddressRules rules, Clock clock, WebhooksSettings settings) {
+    private final Meter succeeded;
+    private final Meter failed;
+
+    public DeliveryWorker(DeliveryStore store, AddressRules rules, Clock clock, WebhooksSettings settings,
+                          MetricRegistry metrics) {
+        this.succeeded = metrics.meter(MetricRegistry.name(DeliveryWorker.class, "attempts", "succeeded"));
+        this.failed = metrics.meter(MetricRegistry.name(DeliveryWorker.class, "attempts", "failed"));
+        metrics.registerGauge(MetricRegistry.name(DeliveryWorker.class, "attempts", "inFlight"), inFlight::get);
         this.store = store;
         this.rules = rules;
         this.clock = clock;
@@ -226,6 +235,7 @@ public final class DeliveryWorker implements Managed {
             int attempts = delivery.attempts() + 1;
             String status;
             Instant next = null;
+            (outcome.error() == null ? succeeded : failed).mark();
             if (outcome.error() == null) {
                 status = DeliveryStatus.DELIVERED;
             } else if (attempts >= schedule.size()) {

@@ -1,5 +1,6 @@
 package pe.quipu.api.webhooks;
 
+import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.audit.AuditLog;
@@ -58,10 +59,11 @@ public final class Webhooks {
 
     /**
      * The delivery worker and its maintenance timer, woken by {@code notifications}; manage them in this order after
-     * the listener.
+     * the listener. The worker's meters ({@code …DeliveryWorker.attempts.succeeded}, {@code .failed}, {@code .inFlight})
+     * go to {@code metrics}.
      */
-    public List<Managed> delivery(NotificationListener notifications) {
-        DeliveryWorker worker = new DeliveryWorker(store, rules, clock, settings);
+    public List<Managed> delivery(NotificationListener notifications, MetricRegistry metrics) {
+        DeliveryWorker worker = new DeliveryWorker(store, rules, clock, settings, metrics);
         notifications.on(DeliveryWorker.CHANNEL, payload -> worker.wake(), worker::wake);
         WebhookMaintenance maintenance = new WebhookMaintenance(jdbi, clock, limits, audit, settings);
         return List.of(worker, Periodic.every("quipu-webhook-maintenance", settings.maintenanceInterval(),
