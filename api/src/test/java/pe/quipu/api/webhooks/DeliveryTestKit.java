@@ -79,17 +79,40 @@ final class DeliveryTestKit {
 
     /**
      * The delivery record once {@code attempts} attempts are in its log (the log keeps every attempt, across manual
-     * retries); fails if more than that were recorded.
+     * retries); fails if more than that were recorded. Every answer read on the way must agree with its own log.
      */
     static JsonNode awaitLogged(QuipuClient api, String key, String endpointId, String deliveryId, int attempts) {
         AtomicReference<JsonNode> record = new AtomicReference<>();
         await().atMost(PATIENCE).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
             JsonNode r = delivery(api, key, endpointId, deliveryId);
+            assertAgreesWithItsLog(r);
             assertThat(r.get("attemptLog").size()).as("attempts logged: %s", r).isGreaterThanOrEqualTo(attempts);
             record.set(r);
         });
         assertThat(record.get().get("attemptLog").size()).as("attempts logged: %s", record.get()).isEqualTo(attempts);
         return record.get();
+    }
+
+    /**
+     * A record read with its attempts is one state: its last attempt is the log's latest, and the series it counts is
+     * no longer than the log. Not an {@link AssertionError}, which an await would retry past: a torn read fails it at
+     * once.
+     */
+    static void assertAgreesWithItsLog(JsonNode record) {
+        JsonNode log = record.get("attemptLog");
+        Instant latest = null;
+        for (JsonNode attempt : log) {
+            Instant at = instant(attempt.get("attemptedAt"));
+            latest = latest == null || at.isAfter(latest) ? at : latest;
+        }
+        if (latest == null) {
+            if (!record.get("lastAttemptAt").isNull() || record.get("attempts").asInt() != 0) {
+                throw new IllegalStateException("a record attempted with an empty attempt log: " + record);
+            }
+        } else if (record.get("lastAttemptAt").isNull() || !instant(record.get("lastAttemptAt")).equals(latest)
+                || record.get("attempts").asInt() > log.size()) {
+            throw new IllegalStateException("a record that disagrees with its attempt log: " + record);
+        }
     }
 
     /** The one delivery of this event to the endpoint, once fanned out. */

@@ -15,6 +15,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
@@ -160,6 +165,44 @@ class RetryScheduleTest {
                 .doesNotHaveDuplicates();
         assertThat(receiver.all()).hasSize(9);
         assertThat(receiver.all()).extracting(r -> r.header("webhook-id")).containsOnly(sent.eventId());
+    }
+
+    /**
+     * Read while its attempts are being recorded, a delivery's record always agrees with its attempt log (the two are
+     * read from one snapshot): readers poll without pause while the schedule is walked through.
+     */
+    @Test
+    void aDeliveryReadWhileAttemptsAreRecordedAgreesWithItsLog() throws Exception {
+        receiver.otherwise(Behaviour.status(500));
+        DeliveryTestKit.Sent sent = sendTest(quipu, key, endpoint);
+        AtomicBoolean walking = new AtomicBoolean(true);
+        AtomicInteger reads = new AtomicInteger();
+        List<Future<?>> readers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
+            for (int i = 0; i < 3; i++) {
+                readers.add(pool.submit(() -> {
+                    while (walking.get()) {
+                        DeliveryTestKit.assertAgreesWithItsLog(
+                                DeliveryTestKit.delivery(quipu, key, endpoint, sent.deliveryId()));
+                        reads.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            try {
+                JsonNode record = awaitLogged(quipu, key, endpoint, sent.deliveryId(), 1);
+                for (int n = 2; n <= SCHEDULE.size(); n++) {
+                    quipu.clock.set(instant(record.get("nextAttemptAt")));
+                    record = awaitLogged(quipu, key, endpoint, sent.deliveryId(), n);
+                }
+            } finally {
+                walking.set(false);
+            }
+            for (Future<?> reader : readers) {
+                reader.get();
+            }
+        }
+        assertThat(reads.get()).isPositive();
     }
 
     @Test
