@@ -2,6 +2,7 @@ package pe.quipu.api.webhooks;
 
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Bind;
 import org.jdbi.v3.sqlobject.statement.SqlBatch;
@@ -192,8 +193,12 @@ public final class WebhookEndpoints {
         });
     }
 
+    /**
+     * The record and its attempts from one snapshot: read apart, an attempt recorded in between would show in the log
+     * of a record still saying it was not attempted.
+     */
     public DeliveryView delivery(UUID accountId, UUID id, String deliveryId) {
-        return jdbi.withHandle(h -> {
+        return jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
             view(h, accountId, id);
             EndpointRows rows = h.attach(EndpointRows.class);
             return rows.delivery(id, deliveryId).orElseThrow(() -> new NotFound("This endpoint has no such delivery"))

@@ -42,8 +42,16 @@ public final class WebhookReceiver implements AutoCloseable {
         }
     }
 
-    /** How to answer one request. */
-    public record Behaviour(int status, Duration delay, long bodyBytes, String location) {
+    /**
+     * How to answer one request: {@code bodyBytes} of filler, or {@code content} when set; {@code chunked} sends the
+     * body without a Content-Length.
+     */
+    public record Behaviour(int status, Duration delay, long bodyBytes, String location, byte[] content,
+                            boolean chunked) {
+        public Behaviour(int status, Duration delay, long bodyBytes, String location) {
+            this(status, delay, bodyBytes, location, null, false);
+        }
+
         public static Behaviour status(int status) {
             return new Behaviour(status, Duration.ZERO, 0, null);
         }
@@ -60,6 +68,16 @@ public final class WebhookReceiver implements AutoCloseable {
             return new Behaviour(status, Duration.ZERO, bytes, null);
         }
 
+        /** Answers these exact bytes. */
+        public static Behaviour body(int status, byte[] content) {
+            return new Behaviour(status, Duration.ZERO, content.length, null, content.clone(), false);
+        }
+
+        /** {@code bytes} of filler in chunked transfer encoding: no Content-Length announces the size. */
+        public static Behaviour chunked(int status, long bytes) {
+            return new Behaviour(status, Duration.ZERO, bytes, null, null, true);
+        }
+
         /** Closes the connection without an answer. */
         public static Behaviour hangUp() {
             return new Behaviour(-1, Duration.ZERO, 0, null);
@@ -72,16 +90,24 @@ public final class WebhookReceiver implements AutoCloseable {
     private final ConcurrentLinkedDeque<Behaviour> queued = new ConcurrentLinkedDeque<>();
     private volatile Behaviour otherwise = Behaviour.status(204);
 
-    private WebhookReceiver() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
+    private final String host;
+
+    private WebhookReceiver(String host) throws IOException {
+        this.host = host;
+        server = HttpServer.create(new InetSocketAddress(host, 0), 200);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/", this::handle);
         server.start();
     }
 
     public static WebhookReceiver start() {
+        return start("127.0.0.1");
+    }
+
+    /** A receiver listening on another loopback address only (e.g. {@code 127.0.0.2}). */
+    public static WebhookReceiver start(String loopbackAddress) {
         try {
-            return new WebhookReceiver();
+            return new WebhookReceiver(loopbackAddress);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -91,9 +117,9 @@ public final class WebhookReceiver implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** {@code http://127.0.0.1:<port><path>}. */
+    /** {@code http://127.0.0.1:<port><path>} (or the address it was started on). */
     public String url(String path) {
-        return "http://127.0.0.1:" + port() + path;
+        return "http://" + host + ":" + port() + path;
     }
 
     /** The next requests are answered so, in order. */
@@ -172,8 +198,12 @@ public final class WebhookReceiver implements AutoCloseable {
             exchange.close();
             return;
         }
-        exchange.sendResponseHeaders(b.status(), b.bodyBytes());
+        exchange.sendResponseHeaders(b.status(), b.chunked() ? 0 : b.bodyBytes());
         try (OutputStream out = exchange.getResponseBody()) {
+            if (b.content() != null) {
+                out.write(b.content());
+                return;
+            }
             byte[] chunk = new byte[8192];
             java.util.Arrays.fill(chunk, (byte) 'x');
             long left = b.bodyBytes();
