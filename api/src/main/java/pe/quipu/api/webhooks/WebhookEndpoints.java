@@ -208,13 +208,16 @@ public final class WebhookEndpoints {
 
     /**
      * A fresh series of attempts, the first now, following the retry schedule again. {@link Conflict} while an
-     * attempt of this delivery is under way.
+     * attempt of this delivery is under way, or while the endpoint is inactive (nothing would be sent).
      */
     public DeliveryView retry(UUID accountId, UUID id, String deliveryId, AuditLog.Origin origin) {
         return jdbi.inTransaction(h -> {
             EndpointRows rows = h.attach(EndpointRows.class);
-            view(h, accountId, id);
+            EndpointView endpoint = view(h, accountId, id);
             Instant now = clock.instant();
+            if (!endpoint.active()) {
+                throw new Conflict("This endpoint is inactive; set active to true before retrying its deliveries");
+            }
             Instant lease = rows.lockDelivery(id, deliveryId)
                     .orElseThrow(() -> new NotFound("This endpoint has no such delivery")).leaseUntil();
             if (lease != null && lease.isAfter(now)) {

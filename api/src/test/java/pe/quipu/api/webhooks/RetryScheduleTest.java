@@ -220,6 +220,22 @@ class RetryScheduleTest {
     }
 
     @Test
+    void aRetryOnAnInactiveEndpointIsAConflictAndSendsNothing() {
+        receiver.otherwise(Behaviour.status(500));
+        DeliveryTestKit.Sent sent = sendTest(quipu, key, endpoint);
+        awaitLogged(quipu, key, endpoint, sent.deliveryId(), 1);
+        receiver.next(PATIENCE);
+        assertThat(quipu.patch("/v1/webhooks/" + endpoint, key, "application/json", "{\"active\":false}")
+                .statusCode()).isEqualTo(200);
+
+        assertProblem(retry(sent.deliveryId()), 409, "conflict");
+
+        assertThat(receiver.anyWithin(QUIET)).as("an attempt to an inactive endpoint").isFalse();
+        assertThat(DeliveryTestKit.delivery(quipu, key, endpoint, sent.deliveryId()).get("attempts").asInt())
+                .isEqualTo(1);
+    }
+
+    @Test
     void aRetryOfAnUnknownDeliveryIsNotFound() {
         String otherEndpoint = createEndpoint(quipu, key, receiver.url("/other"), "key.created").get("id").asText();
         DeliveryTestKit.Sent other = sendTest(quipu, key, otherEndpoint);
