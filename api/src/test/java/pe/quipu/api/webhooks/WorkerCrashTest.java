@@ -44,10 +44,11 @@ class WorkerCrashTest {
     private final EventOutbox outbox = new EventOutbox(quipu.clock, quipu.json);
     private final WebhookReceiver receiver = WebhookReceiver.start();
     private final List<Process> children = new ArrayList<>();
+    private final List<Path> logs = new ArrayList<>();
     private final List<QuipuExtension.Instance> instances = new ArrayList<>();
 
     @AfterEach
-    void cleanUp() throws InterruptedException {
+    void cleanUp() throws InterruptedException, IOException {
         for (Process child : children) {
             if (child.isAlive()) {
                 child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
@@ -55,6 +56,9 @@ class WorkerCrashTest {
         }
         instances.forEach(QuipuExtension.Instance::stop);
         receiver.close();
+        for (Path log : logs) {
+            Files.deleteIfExists(log);
+        }
     }
 
     @Test
@@ -259,6 +263,7 @@ class WorkerCrashTest {
     private Deliverer startDeliverer() throws IOException {
         String java = ProcessHandle.current().info().command().orElseThrow();
         Path log = Files.createTempFile("quipu-deliver-", ".log");
+        logs.add(log);
         ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m",
                 // Maintenance on the real clock would prune and disable other tests' endpoints and deliveries.
                 "-Ddw.webhooks.maintenanceInterval=1h",
