@@ -26,6 +26,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
@@ -50,8 +51,8 @@ final class WebhookSender implements AutoCloseable {
     private final Duration timeout;
 
     /** What one attempt sends. */
-    record Attempt(String attemptId, String eventId, String eventType, URI url, InetAddress pinned, byte[] body,
-                   Signatures.Secrets secrets, long timestamp) {
+    record Attempt(UUID endpointId, String attemptId, String eventId, String eventType, URI url, InetAddress pinned,
+                   byte[] body, Signatures.Secrets secrets, long timestamp) {
     }
 
     /** What came of it: {@code error} is null exactly when the attempt succeeded. */
@@ -61,8 +62,12 @@ final class WebhookSender implements AutoCloseable {
         }
     }
 
-    /** The connection's address is chosen per request, by its tag: one destination (pool) per pinned address. */
-    private record Pin(InetAddress address) {
+    /**
+     * The connection's address is chosen per request, by its tag. The tag also makes one destination (one connection
+     * pool, bounded by {@code perEndpointConcurrency}) per endpoint: endpoints sharing a host (a hosted receiver
+     * serving many customers) never wait in each other's queue.
+     */
+    private record Pin(UUID endpointId, InetAddress address) {
     }
 
     WebhookSender(Duration timeout, int perEndpointConcurrency) {
@@ -107,7 +112,7 @@ final class WebhookSender implements AutoCloseable {
         String timestamp = Long.toString(attempt.timestamp());
         Request request = client.newRequest(attempt.url())
                 .method(HttpMethod.POST)
-                .tag(new Pin(attempt.pinned()))
+                .tag(new Pin(attempt.endpointId(), attempt.pinned()))
                 .timeout(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
                 .headers(h -> h
                         .put("x-quipu-event", attempt.eventType())
