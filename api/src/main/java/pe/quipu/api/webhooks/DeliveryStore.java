@@ -137,13 +137,15 @@ final class DeliveryStore {
             rows.insertAttempts(kept);
             String[] succeeded = kept.stream().filter(Recorded::delivered)
                     .map(r -> r.endpointId().toString()).distinct().toArray(String[]::new);
-            String[] failed = kept.stream().filter(r -> !r.delivered())
-                    .map(r -> r.endpointId().toString()).distinct().toArray(String[]::new);
+            // Each failing endpoint's streak starts at its own earliest failed attempt of the batch.
+            Map<UUID, Instant> failedSince = new LinkedHashMap<>();
+            kept.stream().filter(r -> !r.delivered())
+                    .forEach(r -> failedSince.merge(r.endpointId(), r.attemptedAt(), (a, b) -> a.isBefore(b) ? a : b));
             if (succeeded.length > 0) {
                 rows.endpointsSucceeded(succeeded);
             }
-            if (failed.length > 0) {
-                rows.endpointsFailing(failed, kept.getFirst().attemptedAt());
+            if (!failedSince.isEmpty()) {
+                rows.endpointsFailing(List.copyOf(failedSince.keySet()), List.copyOf(failedSince.values()));
             }
         });
     }
@@ -275,9 +277,7 @@ final class DeliveryStore {
                  where id = any(cast(:ids as uuid[])) and failing_since is not null""")
         void endpointsSucceeded(String[] ids);
 
-        @SqlUpdate("""
-                update webhook_endpoints set failing_since = :at
-                 where id = any(cast(:ids as uuid[])) and failing_since is null""")
-        void endpointsFailing(String[] ids, Instant at);
+        @SqlBatch("update webhook_endpoints set failing_since = :at where id = :id and failing_since is null")
+        void endpointsFailing(@Bind("id") List<UUID> ids, @Bind("at") List<Instant> at);
     }
 }

@@ -123,9 +123,9 @@ public final class DeliveryWorker implements Managed {
         while (inFlight.get() > 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
+        // The recorder finishes the batch it is writing (never interrupted mid-write) and stops within its poll.
         abandoning = true;
-        recorder.interrupt();
-        recorder.join(5_000);
+        recorder.join(10_000);
         flush();
         try {
             int handedBack = store.release(owner);
@@ -144,11 +144,17 @@ public final class DeliveryWorker implements Managed {
                 if (notified || System.nanoTime() - lastFanOut >= pollInterval.toNanos()) {
                     notified = false;
                     lastFanOut = System.nanoTime();
-                    fanOut();
+                    // One batch per round, then a claim: a burst of events starts being sent while it is fanned out.
+                    if (fanOutOnce()) {
+                        notified = true;
+                    }
                 }
                 claimAndSend();
             } catch (RuntimeException e) {
                 LOG.warn("Webhook delivery round failed; trying again: {}", e.toString());
+            }
+            if (notified) {
+                continue;
             }
             try {
                 if (wake.poll(pollInterval.toMillis(), TimeUnit.MILLISECONDS) != null && backlog && !notified) {
@@ -162,13 +168,10 @@ public final class DeliveryWorker implements Managed {
         }
     }
 
-    private void fanOut() {
-        while (running) {
-            Instant now = clock.instant();
-            if (store.fanOut(now, now.plus(schedule.getFirst())) < DeliveryStore.FAN_OUT_BATCH) {
-                return;
-            }
-        }
+    /** Fans out one batch of events; true when there may be more. */
+    private boolean fanOutOnce() {
+        Instant now = clock.instant();
+        return store.fanOut(now, now.plus(schedule.getFirst())) == DeliveryStore.FAN_OUT_BATCH;
     }
 
     private void claimAndSend() {
@@ -210,7 +213,7 @@ public final class DeliveryWorker implements Managed {
                     && now.isBefore(delivery.previousSecretUntil());
             Signatures.Secrets secrets = new Signatures.Secrets(delivery.secret(),
                     inGrace ? delivery.previousSecret() : null);
-            sender.send(new WebhookSender.Attempt(attemptId, delivery.eventId(), delivery.eventType(),
+            sender.send(new WebhookSender.Attempt(delivery.endpointId(), attemptId, delivery.eventId(), delivery.eventType(),
                             URI.create(delivery.url()), pinned, delivery.body(), secrets, now.getEpochSecond()))
                     .whenComplete((outcome, failure) -> finish(delivery, attemptId, now, failure == null ? outcome
                             : new WebhookSender.Outcome(null, WebhookSender.kindOf(failure), 0, null)));
