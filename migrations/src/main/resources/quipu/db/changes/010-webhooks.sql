@@ -89,3 +89,9 @@ create trigger events_added after insert on events
     for each statement execute function quipu_notify_webhooks();
 create trigger webhook_deliveries_added after insert on webhook_deliveries
     for each statement execute function quipu_notify_webhooks();
+
+--changeset quipu:010-webhook-deliveries-due-by-endpoint
+-- Claims take each endpoint's due deliveries in turn (at most its room), so one endpoint's backlog is never scanned
+-- on behalf of the others.
+create index webhook_deliveries_due_by_endpoint on webhook_deliveries (endpoint_id, next_attempt_at)
+    where status in ('pending', 'retrying');

@@ -94,7 +94,7 @@ final class DeliveryStore {
     /**
      * Claims up to {@code limit} due deliveries of active endpoints for {@code owner} until {@code leaseUntil}, at
      * most {@code room.get(endpoint)} (or {@code perEndpoint} when absent) per endpoint; endpoints with no room are
-     * skipped in the query itself, so one slow endpoint's backlog never fills a claim.
+     * skipped in the query itself, so one slow endpoint's backlog is neither claimed nor scanned.
      */
     List<Claimed> claim(UUID owner, Instant now, Instant leaseUntil, int limit, Map<UUID, Integer> room,
                         int perEndpoint) {
@@ -102,7 +102,7 @@ final class DeliveryStore {
                 .map(e -> e.getKey().toString()).toArray(String[]::new);
         return jdbi.inTransaction(h -> {
             ClaimRows rows = h.attach(ClaimRows.class);
-            List<Candidate> candidates = rows.due(now, full, limit * 2);
+            List<Candidate> candidates = rows.due(now, full, perEndpoint, limit * 2);
             Map<UUID, Integer> taken = new LinkedHashMap<>();
             List<String> ids = new ArrayList<>();
             for (Candidate c : candidates) {
@@ -228,18 +228,25 @@ final class DeliveryStore {
     }
 
     interface ClaimRows {
+        // Endpoint by endpoint (in random order, so none is always served last), each one's earliest due
+        // deliveries up to perEndpoint; endpoints without room on this worker are not looked at.
         @SqlQuery("""
                 select d.id, d.endpoint_id
-                  from webhook_deliveries d
-                  join webhook_endpoints w on w.id = d.endpoint_id and w.active
-                 where d.status in ('pending', 'retrying') and d.next_attempt_at <= :now
-                   and (d.lease_until is null or d.lease_until <= :now)
-                   and not (d.endpoint_id = any(cast(:full as uuid[])))
-                 order by d.next_attempt_at
-                 limit :limit
-                   for update of d skip locked""")
+                  from (select id from webhook_endpoints
+                         where active and not (id = any(cast(:full as uuid[])))
+                         order by random()) w
+                 cross join lateral (
+                       select d.id, d.endpoint_id
+                         from webhook_deliveries d
+                        where d.endpoint_id = w.id and d.status in ('pending', 'retrying')
+                          and d.next_attempt_at <= :now
+                          and (d.lease_until is null or d.lease_until <= :now)
+                        order by d.next_attempt_at
+                        limit :perEndpoint
+                          for update of d skip locked) d
+                 limit :limit""")
         @RegisterConstructorMapper(Candidate.class)
-        List<Candidate> due(Instant now, String[] full, int limit);
+        List<Candidate> due(Instant now, String[] full, int perEndpoint, int limit);
 
         @SqlQuery("""
                 update webhook_deliveries d set lease_owner = :owner, lease_until = :leaseUntil
