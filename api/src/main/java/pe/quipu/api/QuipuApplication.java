@@ -17,6 +17,9 @@ import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.accounts.AccessTokens;
+import pe.quipu.api.accounts.AccountDeletion;
+import pe.quipu.api.accounts.AccountPurge;
+import pe.quipu.api.accounts.PurgeDeletedTask;
 import pe.quipu.api.accounts.AccountService;
 import pe.quipu.api.accounts.AuthResource;
 import pe.quipu.api.accounts.AuthSettings;
@@ -210,10 +213,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new PolymorphicAuthValueFactoryProvider.Binder<>(
                 Set.of(QuipuPrincipal.class, ApiKeyPrincipal.class, SessionPrincipal.class)));
         environment.jersey().register(new ScopeFeature());
-        environment.jersey().register(new SessionFeature());
+        AuditLog audit = new AuditLog(clock, json);
+        AccountDeletion deletion = new AccountDeletion(jdbi, clock, audit, denylist);
+        environment.jersey().register(new SessionFeature(deletion::deletedAt));
 
         // Accounts and sessions.
-        AuditLog audit = new AuditLog(clock, json);
         JsonBody bodies = new JsonBody(json);
         LoginThrottleSettings throttle = auth.getLoginThrottle();
         LoginThrottle loginThrottle = new LoginThrottle(
@@ -255,7 +259,12 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         new GrantAdminTask(jdbi, audit, json).addTo(environment.admin());
 
         // The account holder's profile (a changed alert threshold evicts the account's limits everywhere).
-        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits), bodies));
+        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits), deletion, bodies));
+        // Accounts deleted 30 days ago or more are purged daily (and by the purge-deleted task).
+        AccountPurge purge = new AccountPurge(jdbi, clock);
+        environment.lifecycle().manage(Periodic.every("quipu-account-purge", AccountPurge.FIRST_DELAY,
+                AccountPurge.EVERY, purge::purgeAndLog));
+        new PurgeDeletedTask(purge, json).addTo(environment.admin());
 
         // Metering: rates and quotas counted in memory, synced with the other instances in batches in the
         // background (docs/decisions.md, Metering). Off, nothing is counted and no limit applies.

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -36,11 +37,31 @@ public final class MeResource {
     private static final List<String> MEMBERS = List.of("nombre", "email", "usageAlertPercent");
 
     private final Profiles profiles;
+    private final AccountDeletion deletion;
     private final JsonBody bodies;
 
-    public MeResource(Profiles profiles, JsonBody bodies) {
+    public MeResource(Profiles profiles, AccountDeletion deletion, JsonBody bodies) {
         this.profiles = profiles;
+        this.deletion = deletion;
         this.bodies = bodies;
+    }
+
+    /**
+     * Deletion: {@code {"confirmation": "BORRAR MI CUENTA"}}, the exact phrase. 204; this access token then gets 401,
+     * the account's other unexpired ones 410 {@code gone}.
+     */
+    @DELETE
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response delete(@Auth SessionPrincipal caller, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                           InputStream body, @Context HttpServletRequest request) {
+        JsonBody.Fields fields = bodies.read(contentType, body, Set.of("confirmation"));
+        String confirmation = fields.text("confirmation", true);
+        if (confirmation != null && !confirmation.equals(AccountDeletion.CONFIRMATION)) {
+            fields.reject("confirmation", "must be exactly \"" + AccountDeletion.CONFIRMATION + "\"");
+        }
+        fields.validate();
+        deletion.delete(caller, Origins.of(request));
+        return Response.noContent().header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
 
     @GET

@@ -1,5 +1,11 @@
 package pe.quipu.api.auth;
 
+import pe.quipu.api.domain.DomainException.Gone;
+
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -14,6 +20,18 @@ import pe.quipu.api.domain.DomainException.Unauthenticated;
 @Provider
 public final class SessionFeature implements DynamicFeature {
 
+    /** When an account was deleted (empty while it is live): its still-valid access tokens get 410 {@code gone}. */
+    @FunctionalInterface
+    public interface DeletedAccounts {
+        Optional<Instant> deletedAt(UUID accountId);
+    }
+
+    private final DeletedAccounts deleted;
+
+    public SessionFeature(DeletedAccounts deleted) {
+        this.deleted = deleted;
+    }
+
     @Override
     public void configure(ResourceInfo resourceInfo, FeatureContext context) {
         RequiresSession required = resourceInfo.getResourceMethod().getAnnotation(RequiresSession.class);
@@ -21,22 +39,33 @@ public final class SessionFeature implements DynamicFeature {
             required = resourceInfo.getResourceClass().getAnnotation(RequiresSession.class);
         }
         if (required != null) {
-            context.register(new SessionFilter(required.orApiKey()));
+            context.register(new SessionFilter(required.orApiKey(), deleted));
         }
     }
 
     @Priority(Priorities.AUTHORIZATION)
     private static final class SessionFilter implements ContainerRequestFilter {
         private final boolean orApiKey;
+        private final DeletedAccounts deleted;
 
-        private SessionFilter(boolean orApiKey) {
+        private SessionFilter(boolean orApiKey, DeletedAccounts deleted) {
             this.orApiKey = orApiKey;
+            this.deleted = deleted;
         }
 
         @Override
         public void filter(ContainerRequestContext request) {
             Object principal = request.getSecurityContext().getUserPrincipal();
-            if (principal instanceof SessionPrincipal || orApiKey && principal instanceof ApiKeyPrincipal) {
+            if (principal instanceof SessionPrincipal session) {
+                // A deleted account's access tokens stay valid until they expire; each of its calls says it is gone.
+                Optional<Instant> deletedAt = deleted.deletedAt(session.accountId());
+                if (deletedAt.isPresent()) {
+                    throw new Gone("This account was deleted on " + deletedAt.get()
+                            + "; its data is purged 30 days after", deletedAt.get());
+                }
+                return;
+            }
+            if (orApiKey && principal instanceof ApiKeyPrincipal) {
                 return;
             }
             throw new Unauthenticated(orApiKey

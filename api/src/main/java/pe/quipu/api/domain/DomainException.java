@@ -10,7 +10,7 @@ import java.util.List;
 public abstract sealed class DomainException extends RuntimeException
         permits DomainException.InvalidInput, DomainException.Unauthenticated, DomainException.ScopeRequired,
         DomainException.PlanForbids, DomainException.NotFound, DomainException.Conflict,
-        DomainException.LimitReached, DomainException.UpstreamUnavailable {
+        DomainException.LimitReached, DomainException.UpstreamUnavailable, DomainException.Gone {
 
     private final String detail;
 
@@ -87,6 +87,20 @@ public abstract sealed class DomainException extends RuntimeException
     public static final class NotFound extends DomainException {
         public NotFound(String detail) {
             super(detail);
+        }
+    }
+
+    /** The account was deleted (it is waiting for its purge): {@code deletedAt} says when. */
+    public static final class Gone extends DomainException {
+        private final java.time.Instant deletedAt;
+
+        public Gone(String detail, java.time.Instant deletedAt) {
+            super(detail);
+            this.deletedAt = deletedAt;
+        }
+
+        public java.time.Instant deletedAt() {
+            return deletedAt;
         }
     }
 

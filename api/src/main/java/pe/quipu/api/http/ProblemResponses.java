@@ -45,10 +45,12 @@ public final class ProblemResponses {
             case DomainException.RateLimited ignored -> ProblemType.RATE_LIMITED;
             case DomainException.QuotaExceeded ignored -> ProblemType.QUOTA_EXCEEDED;
             case DomainException.UpstreamUnavailable ignored -> ProblemType.UPSTREAM_UNAVAILABLE;
+            case DomainException.Gone ignored -> ProblemType.GONE;
         };
         return new Problem(type.wireName(), type.title(), type.status(), refusal.detail(),
                 refusal instanceof DomainException.InvalidInput invalid && !invalid.errors().isEmpty()
-                        ? invalid.errors() : null);
+                        ? invalid.errors() : null,
+                refusal instanceof DomainException.Gone gone ? gone.deletedAt() : null);
     }
 
     /** A refusal for a limit says how long to wait, in seconds, and a metered one what is left. */

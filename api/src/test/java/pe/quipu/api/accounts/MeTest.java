@@ -201,16 +201,17 @@ class MeTest {
     }
 
     @Test
-    void a_deleted_account_s_tokens_get_401_on_me() throws Exception {
+    void a_deleted_account_s_tokens_get_410_gone_with_the_deletion_date_on_me() throws Exception {
         TestAccounts.Session session = quipu.accounts.newSession();
         try (Connection c = quipu.database.connection();
              PreparedStatement update = c.prepareStatement("update accounts set deleted_at = now() where id = ?")) {
             update.setObject(1, session.accountId());
             update.executeUpdate();
         }
-        assertProblem(quipu.get("/v1/me", session.accessToken()), 401, "unauthorized");
+        assertThat(assertProblem(quipu.get("/v1/me", session.accessToken()), 410, "gone").get("deletedAt").asText())
+                .isNotEmpty();
         assertProblem(quipu.patch("/v1/me", session.accessToken(), "application/json", "{\"nombre\":\"X\"}"),
-                401, "unauthorized");
+                410, "gone");
     }
 
     /** The {@code fields} of each rectification audit row of the account, oldest first. */
