@@ -5,6 +5,7 @@ import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import pe.quipu.api.auth.Scope;
+import pe.quipu.api.domain.DomainException;
 import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.core.events.EventOutbox;
 
@@ -40,9 +41,14 @@ public final class KeyIssuer {
     /** The account with this email, created if new on the free plan (emails compare case-insensitively). */
     public UUID accountFor(Handle handle, String email) {
         KeyRows rows = handle.attach(KeyRows.class);
-        Optional<UUID> existing = rows.accountByEmail(email);
+        Optional<KeyRows.AccountState> existing = rows.accountByEmail(email);
         if (existing.isPresent()) {
-            return existing.get();
+            if (existing.get().deletedAt() != null) {
+                // A deleted account gets no new key: it waits for its purge, after which the email is free again.
+                throw new DomainException.Conflict("The account with this email was deleted on "
+                        + existing.get().deletedAt() + "; the email is free again once it is purged, 30 days after");
+            }
+            return existing.get().id();
         }
         UUID id = UUID.randomUUID();
         if (rows.insertAccount(id, email, clock.instant()) == 1) {
@@ -157,8 +163,12 @@ public final class KeyIssuer {
         /** The SQL condition for a key that still works at {@code :now}. */
         String WORKS = "(status = 'active' or (status = 'grace' and expires_at > :now))";
 
-        @SqlQuery("select id from accounts where lower(email) = lower(:email)")
-        Optional<UUID> accountByEmail(String email);
+        record AccountState(UUID id, Instant deletedAt) {
+        }
+
+        @SqlQuery("select id, deleted_at from accounts where lower(email) = lower(:email)")
+        @RegisterConstructorMapper(AccountState.class)
+        Optional<AccountState> accountByEmail(String email);
 
         @SqlUpdate("insert into accounts (id, email, created_at) values (:id, :email, :now) on conflict do nothing")
         int insertAccount(UUID id, String email, Instant now);

@@ -72,6 +72,21 @@ class KeyCommandsTest {
     }
 
     @Test
+    void a_deleted_account_gets_no_new_key() {
+        pe.quipu.api.testing.TestAccounts.Session session = quipu.accounts.newSession();
+        quipu.database.jdbi().useHandle(h -> h.execute("update accounts set deleted_at = now() where id = ?",
+                session.accountId()));
+        Result result = run("create-key", "--email", session.email(), "--scopes", "ruc:read");
+        assertThat(result.error()).isPresent();
+        assertThat(result.stdout()).isEmpty();
+        assertThat(result.stderr()).contains("was deleted");
+        long keys = quipu.database.jdbi().withHandle(h -> h.createQuery(
+                "select count(*) from api_keys where account_id = :a").bind("a", session.accountId())
+                .mapTo(Long.class).one());
+        assertThat(keys).isZero();
+    }
+
+    @Test
     void an_unknown_scope_is_refused_and_nothing_is_written() throws Exception {
         String email = "refused-" + System.nanoTime() + "@quipu.test";
         Result result = run("create-key", "--email", email, "--scopes", "ruc:read,ruc:write");
