@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
@@ -346,6 +347,48 @@ class ExportTest {
         assertThat(export.get("auditLog")).extracting(a -> a.get("action").asText())
                 .containsExactly("export", "login", "signup", "oldest.kept");
         assertThat(export.get("_meta").get("truncated").get("auditLog").asBoolean()).isFalse();
+    }
+
+    @Test
+    void each_endpoint_shows_its_latest_100_deliveries_each_with_its_attempts() {
+        TestAccounts.Session session = quipu.accounts.newSession();
+        assertThat(quipu.task("set-plan", "email", session.email(), "plan", "starter").statusCode()).isEqualTo(200);
+        String key = quipu.accounts.issueKey(session.accountId(), Scope.WEBHOOKS_MANAGE);
+        String endpoint = created(quipu.post("/v1/webhooks", key, JSON,
+                "{\"url\":\"https://hooks.example.com/many\",\"events\":[\"key.created\"]}")).get("id").asText();
+        // 102 deliveries, d1 the newest; d1 was attempted twice, d2 once, the others never.
+        quipu.database.jdbi().useHandle(h -> {
+            h.createUpdate("""
+                            insert into webhook_deliveries (id, endpoint_id, event_id, event_type, body, status, attempts,
+                                                            created_at)
+                            select 'd' || n, :endpoint, 'evt_d' || n, 'key.created', '{}'::bytea, 'pending', 0,
+                                   cast(:start as timestamptz) - n * interval '1 second'
+                              from generate_series(1, 102) n""")
+                    .bind("endpoint", UUID.fromString(endpoint)).bind("start", QuipuExtension.START).execute();
+            h.createUpdate("""
+                            insert into webhook_attempts (id, delivery_id, attempted_at, response_code, latency_ms,
+                                                          error, response_body)
+                            values ('a1', 'd1', :start, 500, 12, 'http_status', 'oops'),
+                                   ('a2', 'd1', cast(:start as timestamptz) + interval '1 minute', 200, 8, null, 'ok'),
+                                   ('a3', 'd2', :start, null, 10000, 'timeout', null)""")
+                    .bind("start", QuipuExtension.START).execute();
+        });
+
+        JsonNode export = quipu.body(quipu.get("/v1/me/export", session.accessToken()));
+
+        JsonNode deliveries = export.get("webhooks").get(0).get("deliveries");
+        assertThat(deliveries).hasSize(100);
+        assertThat(deliveries.get(0).get("id").asText()).isEqualTo("d1");
+        assertThat(deliveries.get(99).get("id").asText()).isEqualTo("d100");
+        assertThat(deliveries.get(0).get("attemptLog")).extracting(a -> a.get("id").asText())
+                .containsExactly("a1", "a2");
+        assertThat(deliveries.get(0).get("attemptLog").get(0).get("responseBody").asText()).isEqualTo("oops");
+        assertThat(deliveries.get(1).get("attemptLog")).extracting(a -> a.get("error").asText())
+                .containsExactly("timeout");
+        assertThat(deliveries.get(2).get("attemptLog")).isEmpty();
+        assertThat(export.get("_meta").get("truncated").get("webhookDeliveries").asBoolean()).isTrue();
+        assertThat(export.get("_meta").get("counts").get("webhooks.deliveries").asInt()).isEqualTo(100);
+        assertThat(export.get("_meta").get("counts").get("webhooks.deliveries.attemptLog").asInt()).isEqualTo(3);
     }
 
     private static String login(TestAccounts.Session session) {
