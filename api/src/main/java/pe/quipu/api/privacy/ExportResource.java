@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.http.Origins;
@@ -37,10 +38,28 @@ public final class ExportResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response export(@Auth SessionPrincipal caller, @Context HttpServletRequest request) {
         PersonalDataExport.Started export = exports.start(caller.accountId(), Origins.of(request));
-        StreamingOutput document = export::writeTo;
+        StreamingOutput document = out -> {
+            try {
+                export.writeTo(out);
+            } catch (RuntimeException e) {
+                abort(request, e);
+                throw e;
+            }
+        };
         return Response.ok(document, CONTENT_TYPE)
                 .header("Content-Disposition", "attachment; filename=\"quipu-export-" + export.date() + ".json\"")
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .build();
+    }
+
+    /**
+     * Jersey ends an answer it has begun normally whatever failed while writing it, so the client would see a 200
+     * whose JSON merely stops: abort the connection instead, so the transfer itself fails (curl exits with 18).
+     */
+    private static void abort(HttpServletRequest request, Throwable failure) {
+        ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
+        if (jetty != null) {
+            jetty.getServletChannel().abort(failure);
+        }
     }
 }

@@ -7,6 +7,10 @@ import pe.quipu.api.auth.Scope;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.api.testing.TestAccounts;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +21,8 @@ import java.util.List;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
@@ -389,6 +395,45 @@ class ExportTest {
         assertThat(export.get("_meta").get("truncated").get("webhookDeliveries").asBoolean()).isTrue();
         assertThat(export.get("_meta").get("counts").get("webhooks.deliveries").asInt()).isEqualTo(100);
         assertThat(export.get("_meta").get("counts").get("webhooks.deliveries.attemptLog").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void an_export_cut_by_a_database_failure_looks_cut_and_does_not_count() throws Exception {
+        TestAccounts.Session session = quipu.accounts.newSession();
+        // Some 40 MB of audit log: the server blocks on the unread answer with its cursor open.
+        quipu.database.jdbi().useHandle(h -> h.createUpdate("""
+                        insert into audit_log (account_id, at, action, details)
+                        select :account, cast(:start as timestamptz) - n * interval '1 minute', 'test.bulk',
+                               jsonb_build_object('filler', repeat('x', 4000))
+                          from generate_series(1, 10000) n""")
+                .bind("account", session.accountId()).bind("start", QuipuExtension.START).execute());
+        HttpResponse<InputStream> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(quipu.uri("/v1/me/export"))
+                        .header("Authorization", "Bearer " + session.accessToken()).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).isEqualTo(200);
+
+        // The export's connection, between two fetches of its cursor over the audit log, is killed (not an idle one
+        // of the pool that ran an earlier export).
+        List<String> killed = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            killed.addAll(quipu.database.texts("""
+                    select pg_terminate_backend(pid)::text from pg_stat_activity
+                     where query like '%from audit_log where account_id = $1 and at >= $2%'
+                       and state <> 'idle' and pid <> pg_backend_pid()"""));
+            return !killed.isEmpty();
+        });
+        // The transfer fails: the connection is aborted before the end of the chunked answer.
+        try (InputStream body = response.body()) {
+            assertThatThrownBy(body::readAllBytes).isInstanceOf(IOException.class);
+        }
+        // The failed export is given back: the holder may try again at once.
+        await().atMost(Duration.ofSeconds(10)).until(() -> quipu.database.texts(
+                "select coalesce(last_exported_at::text, 'none') from accounts where id = ?",
+                session.accountId()).getFirst().equals("none"));
+        HttpResponse<String> again = quipu.get("/v1/me/export", session.accessToken());
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(200);
+        assertThat(quipu.body(again).get("auditLog")).hasSize(10_000);
     }
 
     private static String login(TestAccounts.Session session) {
