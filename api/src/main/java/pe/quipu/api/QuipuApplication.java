@@ -78,6 +78,8 @@ import pe.quipu.api.plans.PlanTable;
 import pe.quipu.api.plans.SetPlanTask;
 import pe.quipu.api.plans.SubscriptionService;
 import pe.quipu.api.plans.Subscriptions;
+import pe.quipu.api.privacy.ExportResource;
+import pe.quipu.api.privacy.PersonalDataExport;
 import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.api.ruc.RucResource;
 import pe.quipu.api.ruc.SamplePadronCommand;
@@ -280,6 +282,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                     meter::trackedAccounts);
         }
         environment.jersey().register(new UsageResource(limits, meter, clock));
+        // The account holder's personal-data export (Ley 29733), one per 24 hours, streamed.
+        environment.jersey().register(new ExportResource(new PersonalDataExport(jdbi, clock, json, audit,
+                configuration.getPrivacy(), plans, limits, meter)));
 
         // Status and data freshness.
         DataFreshness freshness = new DataFreshness(jdbi);

@@ -14,6 +14,7 @@ import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.metering.MeteringSettings;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.SubscriptionsSettings;
+import pe.quipu.api.privacy.PrivacySettings;
 import pe.quipu.api.status.FreshnessSettings;
 import pe.quipu.api.webhooks.DeliverCommand;
 import pe.quipu.api.webhooks.WebhooksSettings;
@@ -83,6 +84,11 @@ public class QuipuConfiguration extends Configuration
     @JsonProperty
     private WebhooksSettings webhooks = new WebhooksSettings();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private PrivacySettings privacy = new PrivacySettings();
+
     public String getEnvironment() {
         return environment;
     }
@@ -96,6 +102,18 @@ public class QuipuConfiguration extends Configuration
     @JsonIgnore
     public boolean isWebhooksSafeForEnvironment() {
         return !webhooks.unsafeFor(isProduction());
+    }
+
+    public PrivacySettings getPrivacy() {
+        return privacy;
+    }
+
+    /** Ley 29733: an export must name the data controller, so production does not start without one. */
+    @AssertTrue(message = "privacy.controller (nombre, documento, email, domicilio) must be set, not empty nor a"
+            + " PLACEHOLDER, in production: QUIPU_PRIVACY_CONTROLLER_NOMBRE, _DOCUMENTO, _EMAIL, _DOMICILIO")
+    @JsonIgnore
+    public boolean isPrivacyControllerSetForEnvironment() {
+        return !isProduction() || privacy.isControllerSet();
     }
 
     @Override

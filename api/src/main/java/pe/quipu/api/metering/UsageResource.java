@@ -42,12 +42,7 @@ public final class UsageResource {
     public Response usage(@Auth QuipuPrincipal caller) {
         AccountLimits account = limits.get(caller.accountId())
                 .orElseThrow(() -> new Unauthenticated("This account no longer exists"));
-        Instant now = clock.instant();
-        long used = meter.monthUsed(account);
-        long limit = account.monthlyQuota();
-        Usage usage = new Usage(account.plan(),
-                new Period(Subscriptions.monthStart(now), Subscriptions.nextMonthStart(now)),
-                new MonthlyQuota(limit, used, Math.max(0, limit - used)), account.rateLimitRpm());
+        Usage usage = Usage.of(account, meter.monthUsed(account), clock.instant());
         return Response.ok(usage).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
 
@@ -59,5 +54,12 @@ public final class UsageResource {
     }
 
     public record Usage(String plan, Period period, MonthlyQuota monthlyQuota, int rateLimitRpm) {
+
+        /** The account's usage at {@code now}, {@code used} units into this Lima month (the personal-data export's too). */
+        public static Usage of(AccountLimits account, long used, Instant now) {
+            long limit = account.monthlyQuota();
+            return new Usage(account.plan(), new Period(Subscriptions.monthStart(now), Subscriptions.nextMonthStart(now)),
+                    new MonthlyQuota(limit, used, Math.max(0, limit - used)), account.rateLimitRpm());
+        }
     }
 }

@@ -43,8 +43,9 @@ class WebhooksSettingsTest {
 
     @Test
     void productionRefusesHttpAndPrivateNetworks() throws Exception {
+        // A production start also needs the privacy controller (PrivacySettingsTest): set, not placeholders.
         String production = Files.readString(CONFIG).replace("environment: ${QUIPU_ENV:-development}",
-                "environment: production");
+                "environment: production").replaceAll("(QUIPU_PRIVACY_CONTROLLER_\\w+:-)PLACEHOLDER", "$1Set");
         assertThat(read(production).isProduction()).isTrue();
         for (String setting : List.of("  # allowHttp: false", "  allowPrivateNetworks: ${QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-false}")) {
             String unsafe = production.replace(setting, setting.contains("allowHttp")
