@@ -127,12 +127,12 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
     }
 
     /**
-     * A second instance on the same database (see {@link #startInstance}), for what must hold across instances:
-     * started on first use, stopped with the test class.
+     * A second instance on the same database (see {@link #startInstance}) with this extension's own settings
+     * ({@link #with}), for what must hold across instances: started on first use, stopped with the test class.
      */
     public synchronized Instance peer() {
         if (peer == null) {
-            peer = startInstance(Map.of());
+            peer = startInstance(overrides);
         }
         return peer;
     }
