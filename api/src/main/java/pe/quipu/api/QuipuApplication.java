@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.auth.AuthDynamicFeature;
 import io.dropwizard.auth.PolymorphicAuthValueFactoryProvider;
-import io.dropwizard.auth.oauth.OAuthCredentialAuthFilter;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
@@ -38,6 +37,7 @@ import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.audit.AuditRetention;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.BearerAuthenticator;
+import pe.quipu.api.auth.BearerHeaderAuthFilter;
 import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.auth.ScopeFeature;
 import pe.quipu.api.auth.SessionFeature;
@@ -48,11 +48,13 @@ import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
 import pe.quipu.api.fx.TipoCambioResource;
+import pe.quipu.api.http.CredentialPlacement;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Problem;
 import pe.quipu.api.http.ProblemErrorHandler;
 import pe.quipu.api.http.ProblemExceptionMapper;
 import pe.quipu.api.http.ProblemUnauthorizedHandler;
+import pe.quipu.api.http.RedactingRequestLogLayout;
 import pe.quipu.api.http.UnreadBodyFilter;
 import pe.quipu.api.keys.AccountKeys;
 import pe.quipu.api.keys.ApiKeyAuthenticator;
@@ -187,8 +189,12 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new ProblemExceptionMapper());
         environment.jersey().register(new UnreadBodyFilter());
         ProblemErrorHandler.install(environment, json);
+        // The request log hides secret-named query values (the server is built after run, with this layout).
+        RedactingRequestLogLayout.installOn(configuration.getServerFactory());
 
-        // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints).
+        // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints), from the
+        // Authorization header only; one in the query string is refused on every route.
+        environment.jersey().register(new CredentialPlacement());
         // Keys note their last use in memory; it is written in batches (and once more on stop).
         KeysSettings keys = configuration.getKeys();
         KeyLastUse keyLastUse = new KeyLastUse(jdbi, clock);
@@ -204,7 +210,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 SigningKey.load(auth.getSigningKeyFile(), auth.getDevelopmentSigningKeyFile(), configuration.isProduction()),
                 auth.getIssuer(), auth.getAccessTokenLifetime().toJavaDuration(), clock, denylist);
         environment.jersey().register(new AuthDynamicFeature(
-                new OAuthCredentialAuthFilter.Builder<QuipuPrincipal>()
+                new BearerHeaderAuthFilter.Builder<QuipuPrincipal>()
                         .setAuthenticator(new BearerAuthenticator(
                                 credentials -> credentials.startsWith(ApiKeySecret.PREFIX),
                                 apiKeys::authenticate, accessTokens::verify))
