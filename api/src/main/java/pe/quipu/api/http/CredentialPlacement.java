@@ -5,8 +5,10 @@ import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.HttpHeaders;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -14,6 +16,9 @@ import java.util.Locale;
  * ({@code ?access_token=…}, the OAuth 2.0 fallback RFC 6750 §2.3 discourages) is refused with 400 on every route,
  * known or not and authenticated or not, before anything else looks at it: a key in a URL ends up in logs and
  * histories, and answering it normally would teach clients that it works.
+ *
+ * <p>A request with more than one {@code Authorization} header is refused the same way: which one would count is a
+ * guess (the first, for Dropwizard), and a proxy or a cache may well have looked at the other.
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION - 100)
@@ -23,6 +28,11 @@ public final class CredentialPlacement implements ContainerRequestFilter {
 
     @Override
     public void filter(ContainerRequestContext request) {
+        List<String> authorization = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
+        if (authorization != null && authorization.size() > 1) {
+            throw new InvalidInput(HttpHeaders.AUTHORIZATION,
+                    "given " + authorization.size() + " times; send exactly one Authorization header");
+        }
         if (carriesAccessToken(request.getUriInfo().getRequestUri().getRawQuery())) {
             throw new InvalidInput(ACCESS_TOKEN,
                     "credentials are not accepted in the query string; send Authorization: Bearer <credential>");
