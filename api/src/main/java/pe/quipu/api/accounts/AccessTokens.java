@@ -22,6 +22,7 @@ import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,8 @@ import java.util.UUID;
  * clock, and the denylist. Tokens are never logged.
  */
 public final class AccessTokens {
+
+    private static final Base64.Encoder URL_NO_PADDING = Base64.getUrlEncoder().withoutPadding();
 
     private final ECKey signingKey;
     private final ECDSASigner signer;
@@ -101,6 +104,9 @@ public final class AccessTokens {
 
     /** The session behind a valid, unexpired, undenied access token; empty for anything else. */
     public Optional<SessionPrincipal> verify(String token) {
+        if (!compactSerialization(token)) {
+            return Optional.empty();
+        }
         JWTClaimsSet claims;
         try {
             claims = processor.process(token, null);
@@ -117,6 +123,38 @@ public final class AccessTokens {
         } catch (IllegalArgumentException notUuid) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether the token is three segments of base64url without padding, each in its one canonical spelling
+     * (RFC 7515 §2 and §7.1). nimbus decodes leniently: it takes padding, the standard alphabet's {@code +} and
+     * {@code /}, skips characters outside the alphabet and ignores the unused low bits of the last character, so
+     * one signature would have many spellings that all verify.
+     */
+    static boolean compactSerialization(String token) {
+        String[] segments = token.split("\\.", -1);
+        if (segments.length != 3) {
+            return false;
+        }
+        for (String segment : segments) {
+            for (int i = 0; i < segment.length(); i++) {
+                char c = segment.charAt(i);
+                boolean alphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+                        || c == '-' || c == '_';
+                if (!alphabet) {
+                    return false;
+                }
+            }
+            try {
+                byte[] bytes = Base64.getUrlDecoder().decode(segment);
+                if (!URL_NO_PADDING.encodeToString(bytes).equals(segment)) {
+                    return false; // Non-zero unused bits: another spelling of the same bytes.
+                }
+            } catch (IllegalArgumentException impossibleLength) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The public half of the signing key, as {@code GET /.well-known/jwks.json} serves it. */
