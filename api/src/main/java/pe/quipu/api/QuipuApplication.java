@@ -320,10 +320,12 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // RUCs.
         environment.jersey().register(new RucResource(new RucRegistry(jdbi), json, limits));
 
-        // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule.
+        // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule. Dates
+        // before a series starts, and dates BCRP recently said have nothing on or before them, are 404 at once.
         BcrpSettings bcrp = configuration.getBcrp();
         ExchangeRateService exchangeRates = new ExchangeRateService(new ExchangeRateStore(jdbi),
-                new BcrpClient(bcrp, clock), clock, bcrp.captureInterval());
+                new BcrpClient(bcrp, clock), clock, bcrp.captureInterval(), bcrp.seriesStarts(),
+                bcrp.emptyAnswerMemory());
         environment.jersey().register(new TipoCambioResource(exchangeRates));
         environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.captureInterval(),
                 bcrp.captureEnabled()));

@@ -7,6 +7,7 @@ import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.DomainException.UpstreamUnavailable;
 import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpFetch;
+import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.fx.BcrpUnavailableException;
 import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.ExchangeRateWriter;
@@ -33,6 +34,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * only for settled days, before yesterday in Lima: BCRP may still publish today's rate, and a rate published
  * after midnight would otherwise leave yesterday a gap for good. Yesterday and today count as checked only
  * for {@code recentFreshFor} (the capture interval) after BCRP last showed nothing for them.
+ * <p>
+ * A date before its currency's series starts ({@code bcrp.seriesStart}) is 404 without asking BCRP, and no request
+ * reaches back before that day. A date BCRP confirmed has nothing on or before it (no publication cached, and an
+ * empty answer for the year before it) is remembered for {@code bcrp.emptyAnswerMemory}: within it, that date and
+ * earlier ones are 404 without asking again, so a loop over old dates costs BCRP one request.
  */
 public final class ExchangeRateService {
 
@@ -56,12 +62,29 @@ public final class ExchangeRateService {
     private final Map<Moneda, RecentCheck> recentChecks = new ConcurrentHashMap<>();
     /** Fetches under way, so that simultaneous requests for the same range ask BCRP (and its anti-bot) once. */
     private final Map<Window, CompletableFuture<BcrpFetch>> inFlight = new ConcurrentHashMap<>();
+    private final Map<Moneda, LocalDate> seriesStart;
+    private final Duration emptyAnswerMemory;
+    /** Per currency, the latest date BCRP confirmed has nothing on or before it, and until when that is trusted. */
+    private final Map<Moneda, EmptyThrough> emptyThrough = new ConcurrentHashMap<>();
 
+    /** With the default series starts and memory of empty answers ({@link BcrpSettings}). */
     public ExchangeRateService(ExchangeRateStore store, BcrpClient bcrp, Clock clock, Duration recentFreshFor) {
+        this(store, bcrp, clock, recentFreshFor, BcrpSettings.defaultSeriesStart(),
+                new BcrpSettings().emptyAnswerMemory());
+    }
+
+    /**
+     * @param seriesStart       the first day of each currency's series (a currency left out has no bound)
+     * @param emptyAnswerMemory how long an empty answer for "on or before a date" is trusted
+     */
+    public ExchangeRateService(ExchangeRateStore store, BcrpClient bcrp, Clock clock, Duration recentFreshFor,
+                               Map<Moneda, LocalDate> seriesStart, Duration emptyAnswerMemory) {
         this.store = store;
         this.bcrp = bcrp;
         this.clock = clock;
         this.recentFreshFor = recentFreshFor;
+        this.seriesStart = Map.copyOf(seriesStart);
+        this.emptyAnswerMemory = emptyAnswerMemory;
     }
 
     /**
@@ -75,14 +98,24 @@ public final class ExchangeRateService {
         if (target.isAfter(today)) {
             throw new InvalidInput("fecha", "must not be after today in Lima (" + today + ")");
         }
+        LocalDate start = seriesStart.get(moneda);
+        if (start != null && target.isBefore(start)) {
+            throw new NotFound("BCRP's " + moneda + " series starts on " + start + ": no rate on or before " + target);
+        }
         Optional<ExchangeRate> cached = store.latestOnOrBefore(moneda, target);
         if (cached.isPresent() && proven(moneda, cached.get().fecha(), target, today)) {
             return cached.get();
+        }
+        if (cached.isEmpty() && knownEmpty(moneda, target)) {
+            throw nothingOnOrBefore(moneda, target);
         }
         LocalDate from = target.minusDays((cached.isPresent() ? WINDOW_DAYS : FIRST_LOOKUP_DAYS) - 1L);
         if (cached.isPresent() && cached.get().fecha().isAfter(from.minusDays(1))) {
             // What is cached is known; only the days after it are in doubt.
             from = cached.get().fecha().plusDays(1);
+        }
+        if (start != null && from.isBefore(start)) {
+            from = start; // BCRP has nothing before its series starts (and may choke on such dates).
         }
         try {
             refresh(moneda, from, target);
@@ -91,7 +124,30 @@ public final class ExchangeRateService {
             // The best answer Quipu has: the latest cached publication on or before the date.
             return cached.orElseThrow(() -> new UpstreamUnavailable("BCRP did not answer and no " + moneda + " rate on or before " + target + " is cached"));
         }
-        return store.latestOnOrBefore(moneda, target).orElseThrow(() -> new NotFound("BCRP published no " + moneda + " rate on or before " + target));
+        Optional<ExchangeRate> found = store.latestOnOrBefore(moneda, target);
+        if (found.isEmpty()) {
+            // Nothing cached before, and BCRP's answer for the year before the date (or since its series starts)
+            // is empty: its series have no year-long holes, so nothing exists on or before the date at all.
+            rememberEmpty(moneda, target);
+            throw nothingOnOrBefore(moneda, target);
+        }
+        return found.get();
+    }
+
+    private static NotFound nothingOnOrBefore(Moneda moneda, LocalDate target) {
+        return new NotFound("BCRP published no " + moneda + " rate on or before " + target);
+    }
+
+    private boolean knownEmpty(Moneda moneda, LocalDate target) {
+        EmptyThrough known = emptyThrough.get(moneda);
+        return known != null && !target.isAfter(known.through()) && known.trustedAt(clock.instant());
+    }
+
+    private void rememberEmpty(Moneda moneda, LocalDate target) {
+        Instant now = clock.instant();
+        EmptyThrough fresh = new EmptyThrough(target, now, now.plus(emptyAnswerMemory));
+        emptyThrough.merge(moneda, fresh, (old, mine) ->
+                old.trustedAt(now) && old.through().isAfter(mine.through()) ? old : mine);
     }
 
     /**
@@ -177,5 +233,12 @@ public final class ExchangeRateService {
     }
 
     private record Window(Moneda moneda, LocalDate from, LocalDate to) {
+    }
+
+    /** BCRP confirmed at {@code at} that nothing was published on or before {@code through}; trusted until then. */
+    private record EmptyThrough(LocalDate through, Instant at, Instant until) {
+        boolean trustedAt(Instant now) {
+            return !now.isBefore(at) && now.isBefore(until);
+        }
     }
 }

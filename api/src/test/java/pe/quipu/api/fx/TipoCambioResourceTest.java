@@ -24,7 +24,7 @@ import static pe.quipu.api.testing.ProblemAssert.assertProblem;
  * and sets the stub's answer first. A currency's first lookup with nothing cached asks BCRP for the year before
  * the date and records every day without a publication as a gap, so one currency's dates are more than a year
  * apart across tests.
- * Dates used: USD 1995-06 (404), USD 2000-02 (slow), USD 2001-04 (502), USD 2018-05, USD 2023-06, USD 2025-03,
+ * Dates used: USD 1998-06 (404), USD 2000-02 (slow), USD 2001-04 (502), USD 2018-05, USD 2023-06, USD 2025-03,
  * USD 2026-09 (the real sample), EUR 2025-12/2026-01 (the real sample), EUR 2024-08 (latest),
  * EUR 2023-03 (late publication).
  * The 502 tests use the earliest USD dates so that nothing older is cached for them whatever the order.
@@ -271,12 +271,12 @@ class TipoCambioResourceTest {
     void a_date_before_anything_published_is_404() {
         quipu.bcrp.respond(path -> Answer.json(BcrpAnswers.json(Map.of())));
 
-        HttpResponse<String> response = quipu.get("/v1/tipo-cambio?fecha=1995-06-15", key);
+        HttpResponse<String> response = quipu.get("/v1/tipo-cambio?fecha=1998-06-15", key);
 
         assertProblem(response, 404, "not_found");
         // Nothing cached on or before it: BCRP was asked for the whole year before the date.
         assertThat(quipu.bcrp.requests()).containsExactly(
-                "/estadisticas/series/api/" + USD + "/json/1994-06-11/1995-06-15/esp");
+                "/estadisticas/series/api/" + USD + "/json/1997-06-11/1998-06-15/esp");
     }
 
     @Test

@@ -8,7 +8,11 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import java.time.Duration;
+import java.time.LocalDate;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The {@code bcrp:} section of config.yml: how Quipu talks to BCRP (the API's on-demand fetches and capture, the
@@ -40,6 +44,20 @@ public final class BcrpSettings {
     private io.dropwizard.util.Duration captureInterval = io.dropwizard.util.Duration.minutes(30);
     @JsonProperty
     private boolean captureEnabled = true;
+    /**
+     * The first day of each currency's series at BCRP. A date before it is answered 404 without asking BCRP, and no
+     * request asks for days before it. A currency left out has no such bound.
+     */
+    @NotNull
+    @JsonProperty
+    private Map<Moneda, LocalDate> seriesStart = defaultSeriesStart();
+    /**
+     * How long BCRP's answer that nothing was published on or before a date is trusted: within it, that date and
+     * any earlier one are 404 without asking again.
+     */
+    @NotNull
+    @JsonProperty
+    private io.dropwizard.util.Duration emptyAnswerMemory = io.dropwizard.util.Duration.hours(24);
 
     public BcrpSettings() {
     }
@@ -83,6 +101,32 @@ public final class BcrpSettings {
         return captureEnabled;
     }
 
+    /** The first day of the currency's series at BCRP, when one is configured. */
+    public Optional<LocalDate> seriesStart(Moneda moneda) {
+        return Optional.ofNullable(seriesStart.get(moneda));
+    }
+
+    /** Every configured series start, by currency. */
+    public Map<Moneda, LocalDate> seriesStarts() {
+        return Map.copyOf(seriesStart);
+    }
+
+    public Duration emptyAnswerMemory() {
+        return emptyAnswerMemory.toJavaDuration();
+    }
+
+    /**
+     * BCRP's catalogue publishes the interbank USD series (PD04637PD, PD04638PD) from 2 January 1997. The euro
+     * series (PD04647PD, PD04648PD) cannot start before the euro's first trading day, 4 January 1999; a later real
+     * start costs at most one request per {@link #emptyAnswerMemory()}.
+     */
+    public static Map<Moneda, LocalDate> defaultSeriesStart() {
+        Map<Moneda, LocalDate> starts = new EnumMap<>(Moneda.class);
+        starts.put(Moneda.USD, LocalDate.of(1997, 1, 2));
+        starts.put(Moneda.EUR, LocalDate.of(1999, 1, 4));
+        return starts;
+    }
+
     /** The longest a fetch can take: every attempt timing out, with the waits between them. */
     public Duration worstCase() {
         return attemptTimeout().multipliedBy(maxAttempts).plus(retryWait().multipliedBy(maxAttempts - 1L));
@@ -99,18 +143,21 @@ public final class BcrpSettings {
         return o instanceof BcrpSettings other && baseUrl().equals(other.baseUrl())
                 && attemptTimeout().equals(other.attemptTimeout()) && maxAttempts == other.maxAttempts
                 && retryWait().equals(other.retryWait()) && captureInterval().equals(other.captureInterval())
-                && captureEnabled == other.captureEnabled;
+                && captureEnabled == other.captureEnabled && seriesStart.equals(other.seriesStart)
+                && emptyAnswerMemory().equals(other.emptyAnswerMemory());
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(baseUrl(), attemptTimeout(), maxAttempts, retryWait(), captureInterval(), captureEnabled);
+        return Objects.hash(baseUrl(), attemptTimeout(), maxAttempts, retryWait(), captureInterval(), captureEnabled,
+                seriesStart, emptyAnswerMemory());
     }
 
     @Override
     public String toString() {
         return "BcrpSettings[baseUrl=" + baseUrl() + ", attemptTimeout=" + attemptTimeout + ", maxAttempts="
                 + maxAttempts + ", retryWait=" + retryWait + ", captureInterval=" + captureInterval
-                + ", captureEnabled=" + captureEnabled + "]";
+                + ", captureEnabled=" + captureEnabled + ", seriesStart=" + seriesStart + ", emptyAnswerMemory="
+                + emptyAnswerMemory + "]";
     }
 }
