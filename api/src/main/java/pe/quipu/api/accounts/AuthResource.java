@@ -16,6 +16,7 @@ import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
+import pe.quipu.api.http.TextInput;
 
 import java.io.InputStream;
 import java.util.Set;
@@ -110,13 +111,13 @@ public final class AuthResource {
         return email;
     }
 
-    /** A required or optional nombre member, stripped, 1 to 200 characters. */
+    /** A required or optional nombre member, stripped and NFC-normalised, 1 to 200 characters. */
     static String nombre(JsonBody.Fields fields, boolean required) {
         String nombre = fields.text("nombre", required);
         if (nombre == null) {
             return null;
         }
-        nombre = nombre.strip();
+        nombre = TextInput.name(nombre);
         if (nombre.isEmpty() || nombre.length() > 200) {
             fields.reject("nombre", "must be 1 to 200 characters");
         }

@@ -20,6 +20,7 @@ import pe.quipu.api.auth.Scope;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.http.JsonBody;
+import pe.quipu.api.http.TextInput;
 import pe.quipu.api.http.Origins;
 
 import java.io.InputStream;
@@ -68,7 +69,7 @@ public final class KeysResource {
         JsonBody.Fields fields = bodies.read(contentType, body, Set.of("name", "scopes"));
         String name = fields.text("name", true);
         if (name != null) {
-            name = name.strip();
+            name = TextInput.name(name);
             if (name.isEmpty() || name.codePointCount(0, name.length()) > MAX_NAME) {
                 fields.reject("name", "must be 1 to " + MAX_NAME + " characters");
             } else if (name.chars().anyMatch(Character::isISOControl)) {
