@@ -5,6 +5,7 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.Conflict;
+import pe.quipu.api.domain.KeyedThrottle;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.plans.Subscriptions;
@@ -37,10 +38,11 @@ public final class AccountService {
     private final Duration accessLifetime;
     private final LoginThrottle throttle;
     private final TokenDenylist denylist;
+    private final KeyedThrottle signups;
 
     public AccountService(Jdbi jdbi, Clock clock, PasswordHasher passwords, AccessTokens accessTokens, AuditLog audit,
                           Duration refreshLifetime, Duration accessLifetime, LoginThrottle throttle,
-                          TokenDenylist denylist) {
+                          TokenDenylist denylist, KeyedThrottle signups) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.passwords = passwords;
@@ -50,6 +52,7 @@ public final class AccountService {
         this.accessLifetime = accessLifetime;
         this.throttle = throttle;
         this.denylist = denylist;
+        this.signups = signups;
     }
 
     /** A new account on the free plan; {@link Conflict} when the email is taken (compared case-insensitively). */
@@ -58,6 +61,9 @@ public final class AccountService {
             throw new RateLimited("Too many attempts from this address; try again in " + retryAfter + " seconds",
                     retryAfter);
         });
+        // The daily cap per address, counted after the per-minute allowance so that a burst refused there costs
+        // none of the day's signups.
+        signups.take(LoginThrottle.addressKey(origin.ip()));
         String hash = passwords.hash(password);
         UUID id = UUID.randomUUID();
         // PostgreSQL keeps microseconds: the answer shows createdAt as GET /v1/me will.
