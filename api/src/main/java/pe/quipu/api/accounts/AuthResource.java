@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.SessionPrincipal;
+import pe.quipu.api.domain.EmailIdentity;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
 import pe.quipu.api.http.TextInput;
@@ -107,6 +108,11 @@ public final class AuthResource {
         email = email.strip();
         if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
             fields.reject("email", "must be an email address");
+        } else {
+            String fault = EmailIdentity.fault(email);
+            if (fault != null) {
+                fields.reject("email", fault);
+            }
         }
         return email;
     }
