@@ -22,6 +22,7 @@ import pe.quipu.api.accounts.PurgeDeletedTask;
 import pe.quipu.api.accounts.AccountService;
 import pe.quipu.api.accounts.AuthResource;
 import pe.quipu.api.accounts.AuthSettings;
+import pe.quipu.api.accounts.EmailIdentityBackfill;
 import pe.quipu.api.accounts.GenerateSigningKeyCommand;
 import pe.quipu.api.accounts.GrantAdminTask;
 import pe.quipu.api.accounts.JwksResource;
@@ -182,6 +183,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 configuration.getDatabase().maxConnections());
         // JdbiFactory also registers the "database" health check, running the pool's validation query.
         Jdbi jdbi = QuipuJdbi.configure(new JdbiFactory().build(environment, dataSource, "database"));
+        // Changeset 012's column, computed in Java: before anything looks an account up by its email.
+        EmailIdentityBackfill.run(jdbi);
         // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
         NotificationListener notifications = new NotificationListener(database);
 
@@ -234,7 +237,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 clock);
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
                 auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
-                loginThrottle, denylist);
+                loginThrottle, denylist, auth.getSignupThrottle().throttle("signups from this address", clock));
         environment.jersey().register(new AuthResource(accounts, bodies));
         // Expired refresh tokens, ended sessions and expired denylist rows are deleted daily.
         SessionCleanup sessionCleanup = new SessionCleanup(jdbi, clock);
@@ -249,7 +252,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // API keys: the account holder's list, create, rotate, revoke.
         EventOutbox outbox = new EventOutbox(clock, json);
         environment.jersey().register(new KeysResource(new AccountKeys(jdbi, clock, new KeyIssuer(clock, outbox),
-                audit, apiKeys, keys.getRotationGrace().toJavaDuration(), keys.getMaxPerAccount()), bodies));
+                audit, apiKeys, keys.getRotationGrace().toJavaDuration(), keys.getMaxPerAccount()), bodies,
+                keys.getOperationThrottle().throttle("key operations for this account", clock)));
 
         // Plans: each account's limits, cached and kept in step with its subscription by notification.
         PlanTable plans = new PlanTable(configuration.getPlans());
@@ -302,7 +306,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // `deliver` runs it elsewhere). It wakes on new events and deliveries, and looks every pollInterval.
         Webhooks webhooks = new Webhooks(jdbi, json, clock, configuration.getWebhooks(), configuration.isProduction(),
                 limits, outbox, audit, hostResolver());
-        environment.jersey().register(new WebhooksResource(webhooks.endpoints(), bodies));
+        environment.jersey().register(new WebhooksResource(webhooks.endpoints(), bodies,
+                configuration.getWebhooks().getOperationThrottle().throttle("webhook operations for this account", clock)));
         List<Managed> delivery = configuration.getWebhooks().isWorkerEnabled() ? webhooks.delivery(notifications, environment.metrics())
                 : List.of();
 

@@ -4,6 +4,7 @@ import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Define;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+import pe.quipu.api.domain.EmailIdentity;
 
 import java.time.Instant;
 import java.util.Optional;
@@ -13,17 +14,18 @@ import java.util.UUID;
 interface AccountRows {
 
     @SqlUpdate("""
-            insert into accounts (id, email, nombre, password_hash, created_at)
-            values (:id, :email, :nombre, :passwordHash, :now)""")
-    void insert(UUID id, String email, String nombre, String passwordHash, Instant now);
+            insert into accounts (id, email, email_identity, nombre, password_hash, created_at)
+            values (:id, :email, :identity, :nombre, :passwordHash, :now)""")
+    void insert(UUID id, String email, String identity, String nombre, String passwordHash, Instant now);
 
     /** What a login checks. */
     record Credentials(UUID id, String passwordHash) {
     }
 
-    @SqlQuery("select id, password_hash from accounts where lower(email) = lower(:email) and deleted_at is null")
+    @SqlQuery("select id, password_hash from accounts where " + EmailIdentity.MATCHES + " and deleted_at is null"
+            + EmailIdentity.EXACT_FIRST)
     @RegisterConstructorMapper(Credentials.class)
-    Optional<Credentials> credentials(String email);
+    Optional<Credentials> credentials(String email, String identity);
 
     /** The profile of a live account; {@code lock} is empty or {@code for update}. */
     @SqlQuery("""
@@ -32,18 +34,20 @@ interface AccountRows {
     @RegisterConstructorMapper(Account.class)
     Optional<Account> profile(UUID id, @Define("lock") String lock);
 
-    @SqlUpdate("update accounts set nombre = :nombre, email = :email, usage_alert_percent = :percent where id = :id")
-    void rectify(UUID id, String nombre, String email, int percent);
+    @SqlUpdate("""
+            update accounts set nombre = :nombre, email = :email, email_identity = :identity,
+                   usage_alert_percent = :percent
+             where id = :id""")
+    void rectify(UUID id, String nombre, String email, String identity, int percent);
 
     /** Whether the live account with this email is an administrator, locked while its rights change. */
     record Admin(UUID id, boolean isAdmin) {
     }
 
-    @SqlQuery("""
-            select id, is_admin from accounts where lower(email) = lower(:email) and deleted_at is null
-               for no key update""")
+    @SqlQuery("select id, is_admin from accounts where " + EmailIdentity.MATCHES + " and deleted_at is null"
+            + EmailIdentity.EXACT_FIRST + " for no key update")
     @RegisterConstructorMapper(Admin.class)
-    Optional<Admin> lockAdmin(String email);
+    Optional<Admin> lockAdmin(String email, String identity);
 
     @SqlUpdate("update accounts set is_admin = true where id = :id")
     void grantAdmin(UUID id);

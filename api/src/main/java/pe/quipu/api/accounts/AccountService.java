@@ -5,6 +5,8 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.Conflict;
+import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.api.domain.KeyedThrottle;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.plans.Subscriptions;
@@ -37,10 +39,11 @@ public final class AccountService {
     private final Duration accessLifetime;
     private final LoginThrottle throttle;
     private final TokenDenylist denylist;
+    private final KeyedThrottle signups;
 
     public AccountService(Jdbi jdbi, Clock clock, PasswordHasher passwords, AccessTokens accessTokens, AuditLog audit,
                           Duration refreshLifetime, Duration accessLifetime, LoginThrottle throttle,
-                          TokenDenylist denylist) {
+                          TokenDenylist denylist, KeyedThrottle signups) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.passwords = passwords;
@@ -50,21 +53,25 @@ public final class AccountService {
         this.accessLifetime = accessLifetime;
         this.throttle = throttle;
         this.denylist = denylist;
+        this.signups = signups;
     }
 
-    /** A new account on the free plan; {@link Conflict} when the email is taken (compared case-insensitively). */
+    /** A new account on the free plan; {@link Conflict} when the email is taken (compared by {@link EmailIdentity}). */
     public Account signup(String email, String password, String nombre, AuditLog.Origin origin) {
         throttle.refuseSignup(origin.ip()).ifPresent(retryAfter -> {
             throw new RateLimited("Too many attempts from this address; try again in " + retryAfter + " seconds",
                     retryAfter);
         });
+        // The daily cap per address, counted after the per-minute allowance so that a burst refused there costs
+        // none of the day's signups.
+        signups.take(LoginThrottle.addressKey(origin.ip()));
         String hash = passwords.hash(password);
         UUID id = UUID.randomUUID();
         // PostgreSQL keeps microseconds: the answer shows createdAt as GET /v1/me will.
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         try {
             jdbi.useTransaction(h -> {
-                h.attach(AccountRows.class).insert(id, email, nombre, hash, now);
+                h.attach(AccountRows.class).insert(id, email, EmailIdentity.of(email), nombre, hash, now);
                 Subscriptions.openFree(h, id, now);
                 audit.record(h, id, "signup", origin, Map.of("email", email));
             });
@@ -88,7 +95,7 @@ public final class AccountService {
             throw new RateLimited("Too many login attempts; try again in " + retryAfter + " seconds", retryAfter);
         }
         Optional<AccountRows.Credentials> account = jdbi.withHandle(h -> h.attach(AccountRows.class)
-                .credentials(email));
+                .credentials(email, EmailIdentity.of(email)));
         boolean ok = passwords.matches(password, account.map(AccountRows.Credentials::passwordHash).orElse(null));
         if (!ok || account.isEmpty()) {
             account.ifPresent(a -> jdbi.useTransaction(h ->

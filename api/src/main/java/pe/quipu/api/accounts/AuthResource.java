@@ -14,8 +14,10 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.SessionPrincipal;
+import pe.quipu.api.domain.EmailIdentity;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
+import pe.quipu.api.http.TextInput;
 
 import java.io.InputStream;
 import java.util.Set;
@@ -106,17 +108,22 @@ public final class AuthResource {
         email = email.strip();
         if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
             fields.reject("email", "must be an email address");
+        } else {
+            String fault = EmailIdentity.fault(email);
+            if (fault != null) {
+                fields.reject("email", fault);
+            }
         }
         return email;
     }
 
-    /** A required or optional nombre member, stripped, 1 to 200 characters. */
+    /** A required or optional nombre member, stripped and NFC-normalised, 1 to 200 characters. */
     static String nombre(JsonBody.Fields fields, boolean required) {
         String nombre = fields.text("nombre", required);
         if (nombre == null) {
             return null;
         }
-        nombre = nombre.strip();
+        nombre = TextInput.name(nombre);
         if (nombre.isEmpty() || nombre.length() > 200) {
             fields.reject("nombre", "must be 1 to 200 characters");
         }

@@ -3,6 +3,7 @@ package pe.quipu.api.accounts;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
+import pe.quipu.api.domain.ThrottleSettings;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.Objects;
@@ -29,6 +30,11 @@ public final class AuthSettings {
     @NotNull
     @JsonProperty
     private LoginThrottleSettings loginThrottle = new LoginThrottleSettings();
+    /** Signups per client address (IPv6: per /64), on top of the login throttle's per-address allowance. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ThrottleSettings signupThrottle = new ThrottleSettings(20, Duration.days(1));
 
     public String getIssuer() {
         return issuer;
@@ -53,5 +59,9 @@ public final class AuthSettings {
 
     public LoginThrottleSettings getLoginThrottle() {
         return loginThrottle;
+    }
+
+    public ThrottleSettings getSignupThrottle() {
+        return signupThrottle;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.EmailIdentity;
 import pe.quipu.api.http.OperatorTask;
 
 import java.util.List;
@@ -33,7 +34,7 @@ public final class GrantAdminTask extends OperatorTask {
         String email = parameters.required("email");
         return jdbi.inTransaction(h -> {
             AccountRows accounts = h.attach(AccountRows.class);
-            AccountRows.Admin row = accounts.lockAdmin(email)
+            AccountRows.Admin row = accounts.lockAdmin(email, EmailIdentity.of(email))
                     .orElseThrow(() -> new NotFound("No account has the email " + email));
             if (row.isAdmin()) {
                 return new Answer(row.id(), true, false);

@@ -5,13 +5,13 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
+import pe.quipu.api.domain.EmailIdentity;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -84,7 +84,7 @@ public final class LoginThrottle {
         if (!byAddress.isConsumed()) {
             return new Admission.Throttled(seconds(byAddress.getNanosToWaitForRefill()));
         }
-        String emailKey = email.strip().toLowerCase(Locale.ROOT);
+        String emailKey = EmailIdentity.of(email);
         ConsumptionProbe byEmail = bucket(emails, emailKey, perEmail).tryConsumeAndReturnRemaining(1);
         if (!byEmail.isConsumed()) {
             return new Admission.Throttled(seconds(byEmail.getNanosToWaitForRefill()));

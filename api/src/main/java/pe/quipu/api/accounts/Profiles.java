@@ -5,6 +5,7 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.EmailIdentity;
 import pe.quipu.api.plans.AccountLimitsCache;
 
 import java.sql.SQLException;
@@ -73,7 +74,8 @@ public final class Profiles {
                 if (changed.isEmpty()) {
                     return new Result(current, false);
                 }
-                accounts.rectify(accountId, next.nombre(), next.email(), next.usageAlertPercent());
+                accounts.rectify(accountId, next.nombre(), next.email(), EmailIdentity.of(next.email()),
+                        next.usageAlertPercent());
                 audit.record(h, accountId, "rectification", origin, Map.of("fields", changed));
                 boolean threshold = changed.contains("usageAlertPercent");
                 if (threshold) {

@@ -69,7 +69,10 @@ public final class JsonBody {
             return root.has(name) && root.get(name).isNull();
         }
 
-        /** A string member; null when absent (recorded as a fault when required) or of another type. */
+        /**
+         * A string member; null when absent (recorded as a fault when required), of another type, or holding a
+         * character {@link TextInput} refuses (recorded as a fault naming the member).
+         */
         public String text(String name, boolean required) {
             JsonNode node = root.get(name);
             if (node == null || node.isNull()) {
@@ -80,6 +83,11 @@ public final class JsonBody {
             }
             if (!node.isTextual()) {
                 errors.add(new FieldError(name, "must be a string"));
+                return null;
+            }
+            String fault = TextInput.fault(node.textValue());
+            if (fault != null) {
+                errors.add(new FieldError(name, fault));
                 return null;
             }
             return node.textValue();
@@ -134,6 +142,11 @@ public final class JsonBody {
             for (int i = 0; i < node.size(); i++) {
                 if (!node.get(i).isTextual()) {
                     errors.add(new FieldError(name + "[" + i + "]", "must be a string"));
+                    return null;
+                }
+                String fault = TextInput.fault(node.get(i).textValue());
+                if (fault != null) {
+                    errors.add(new FieldError(name + "[" + i + "]", fault));
                     return null;
                 }
                 values.add(node.get(i).textValue());

@@ -119,7 +119,12 @@ public abstract class OperatorTask extends HttpServlet {
             if (parameter.getValue().size() > 1) {
                 throw new InvalidInput(n, "given " + parameter.getValue().size() + " times; give it once");
             }
-            single.put(n, parameter.getValue().getFirst());
+            String value = parameter.getValue().getFirst();
+            String fault = TextInput.fault(value);
+            if (fault != null) {
+                throw new InvalidInput(n, fault);
+            }
+            single.put(n, value);
         }
         return single;
     }

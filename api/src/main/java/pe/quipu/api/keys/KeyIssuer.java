@@ -6,6 +6,7 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException;
+import pe.quipu.api.domain.EmailIdentity;
 import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.core.events.EventOutbox;
 
@@ -41,7 +42,7 @@ public final class KeyIssuer {
     /** The account with this email, created if new on the free plan (emails compare case-insensitively). */
     public UUID accountFor(Handle handle, String email) {
         KeyRows rows = handle.attach(KeyRows.class);
-        Optional<KeyRows.AccountState> existing = rows.accountByEmail(email);
+        Optional<KeyRows.AccountState> existing = rows.accountByEmail(email, EmailIdentity.of(email));
         if (existing.isPresent()) {
             if (existing.get().deletedAt() != null) {
                 // A deleted account gets no new key: it waits for its purge, after which the email is free again.
@@ -51,7 +52,7 @@ public final class KeyIssuer {
             return existing.get().id();
         }
         UUID id = UUID.randomUUID();
-        if (rows.insertAccount(id, email, clock.instant()) == 1) {
+        if (rows.insertAccount(id, email, EmailIdentity.of(email), clock.instant()) == 1) {
             Subscriptions.openFree(handle, id, clock.instant());
             return id;
         }
@@ -166,12 +167,15 @@ public final class KeyIssuer {
         record AccountState(UUID id, Instant deletedAt) {
         }
 
-        @SqlQuery("select id, deleted_at from accounts where lower(email) = lower(:email)")
+        @SqlQuery("select id, deleted_at from accounts where " + EmailIdentity.MATCHES
+                + EmailIdentity.EXACT_FIRST)
         @RegisterConstructorMapper(AccountState.class)
-        Optional<AccountState> accountByEmail(String email);
+        Optional<AccountState> accountByEmail(String email, String identity);
 
-        @SqlUpdate("insert into accounts (id, email, created_at) values (:id, :email, :now) on conflict do nothing")
-        int insertAccount(UUID id, String email, Instant now);
+        @SqlUpdate("""
+                insert into accounts (id, email, email_identity, created_at) values (:id, :email, :identity, :now)
+                    on conflict do nothing""")
+        int insertAccount(UUID id, String email, String identity, Instant now);
 
         @SqlQuery("select count(*) from api_keys where account_id = :accountId and " + WORKS)
         int countWorking(UUID accountId, Instant now);

@@ -19,7 +19,9 @@ import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.KeyedThrottle;
 import pe.quipu.api.http.JsonBody;
+import pe.quipu.api.http.TextInput;
 import pe.quipu.api.http.Origins;
 
 import java.io.InputStream;
@@ -50,10 +52,13 @@ public final class KeysResource {
 
     private final AccountKeys keys;
     private final JsonBody bodies;
+    /** Creations, rotations and revocations per account: each writes, and each issues or ends a credential. */
+    private final KeyedThrottle operations;
 
-    public KeysResource(AccountKeys keys, JsonBody bodies) {
+    public KeysResource(AccountKeys keys, JsonBody bodies, KeyedThrottle operations) {
         this.keys = keys;
         this.bodies = bodies;
+        this.operations = operations;
     }
 
     @GET
@@ -65,10 +70,11 @@ public final class KeysResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@Auth SessionPrincipal session, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
                            InputStream body, @Context HttpServletRequest request) {
+        operations.take(session.accountId().toString());
         JsonBody.Fields fields = bodies.read(contentType, body, Set.of("name", "scopes"));
         String name = fields.text("name", true);
         if (name != null) {
-            name = name.strip();
+            name = TextInput.name(name);
             if (name.isEmpty() || name.codePointCount(0, name.length()) > MAX_NAME) {
                 fields.reject("name", "must be 1 to " + MAX_NAME + " characters");
             } else if (name.chars().anyMatch(Character::isISOControl)) {
@@ -85,6 +91,7 @@ public final class KeysResource {
     @Path("/{id}/rotate")
     public Response rotate(@Auth SessionPrincipal session, @PathParam("id") String id,
                            @Context HttpServletRequest request) {
+        operations.take(session.accountId().toString());
         return noStore(Response.status(Response.Status.CREATED)
                 .entity(keys.rotate(session.accountId(), keyId(id), Origins.of(request))));
     }
@@ -93,6 +100,7 @@ public final class KeysResource {
     @Path("/{id}")
     public Response revoke(@Auth SessionPrincipal session, @PathParam("id") String id,
                            @Context HttpServletRequest request) {
+        operations.take(session.accountId().toString());
         keys.revoke(session.accountId(), keyId(id), Origins.of(request));
         return noStore(Response.noContent());
     }

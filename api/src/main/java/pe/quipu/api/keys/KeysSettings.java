@@ -2,7 +2,9 @@ package pe.quipu.api.keys;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import pe.quipu.api.domain.ThrottleSettings;
 import jakarta.validation.constraints.NotNull;
 
 /** The {@code keys:} section of config.yml. */
@@ -19,6 +21,15 @@ public final class KeysSettings {
     @NotNull
     @JsonProperty
     private Duration lastUsedFlushInterval = Duration.seconds(5);
+    /** Key creations, rotations and revocations per account (429 beyond it). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ThrottleSettings operationThrottle = new ThrottleSettings(60, Duration.hours(1));
+
+    public ThrottleSettings getOperationThrottle() {
+        return operationThrottle;
+    }
 
     public Duration getRotationGrace() {
         return rotationGrace;

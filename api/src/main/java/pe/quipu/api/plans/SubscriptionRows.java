@@ -4,6 +4,7 @@ import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.BindMethods;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
+import pe.quipu.api.domain.EmailIdentity;
 
 import java.time.Instant;
 import java.util.List;
@@ -20,11 +21,10 @@ import java.util.UUID;
 @RegisterConstructorMapper(Subscription.class)
 interface SubscriptionRows {
 
-    /** Locks the live account with this email (case-insensitive), waiting for whoever holds it. */
-    @SqlQuery("""
-            select id from accounts where lower(email) = lower(:email) and deleted_at is null
-               for no key update""")
-    Optional<UUID> lockAccount(String email);
+    /** Locks the live account with this email (by its {@link EmailIdentity}), waiting for whoever holds it. */
+    @SqlQuery("select id from accounts where " + EmailIdentity.MATCHES + " and deleted_at is null"
+            + EmailIdentity.EXACT_FIRST + " for no key update")
+    Optional<UUID> lockAccount(String email, String identity);
 
     /** Locks the live account unless another transaction holds it (then that one is changing it: leave it be). */
     @SqlQuery("""

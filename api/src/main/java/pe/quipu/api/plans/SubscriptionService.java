@@ -6,6 +6,7 @@ import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.EmailIdentity;
 import pe.quipu.core.events.EventOutbox;
 
 import java.time.Clock;
@@ -262,7 +263,7 @@ public final class SubscriptionService {
     }
 
     private static UUID lockAccount(SubscriptionRows rows, String email) {
-        return rows.lockAccount(email)
+        return rows.lockAccount(email, EmailIdentity.of(email))
                 .orElseThrow(() -> new NotFound("No account has the email " + email));
     }
 

@@ -20,6 +20,7 @@ import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.KeyedThrottle;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
 
@@ -50,10 +51,13 @@ public final class WebhooksResource {
 
     private final WebhookEndpoints endpoints;
     private final JsonBody bodies;
+    /** Per account: create, update, delete, rotate, test and retry (each writes; test and retry also send). */
+    private final KeyedThrottle operations;
 
-    public WebhooksResource(WebhookEndpoints endpoints, JsonBody bodies) {
+    public WebhooksResource(WebhookEndpoints endpoints, JsonBody bodies, KeyedThrottle operations) {
         this.endpoints = endpoints;
         this.bodies = bodies;
+        this.operations = operations;
     }
 
     @GET
@@ -65,6 +69,7 @@ public final class WebhooksResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@Auth ApiKeyPrincipal key, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
                            InputStream body, @Context HttpServletRequest request) {
+        operations.take(key.accountId().toString());
         WebhookEndpoints.Changes changes = changes(contentType, body, true);
         EndpointView created = endpoints.create(key.accountId(), changes, Origins.of(request));
         return noStore(Response.status(Response.Status.CREATED)
@@ -84,6 +89,7 @@ public final class WebhooksResource {
     public Response update(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
                            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
                            @Context HttpServletRequest request) {
+        operations.take(key.accountId().toString());
         UUID endpoint = endpointId(id);
         return noStore(Response.ok(endpoints.update(key.accountId(), endpoint, changes(contentType, body, false),
                 Origins.of(request))));
@@ -93,6 +99,7 @@ public final class WebhooksResource {
     @Path("/{id}")
     public Response delete(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
                            @Context HttpServletRequest request) {
+        operations.take(key.accountId().toString());
         endpoints.delete(key.accountId(), endpointId(id), Origins.of(request));
         return noStore(Response.noContent());
     }
@@ -101,12 +108,14 @@ public final class WebhooksResource {
     @Path("/{id}/rotate")
     public Response rotate(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
                            @Context HttpServletRequest request) {
+        operations.take(key.accountId().toString());
         return noStore(Response.ok(endpoints.rotate(key.accountId(), endpointId(id), Origins.of(request))));
     }
 
     @POST
     @Path("/{id}/test")
     public Response test(@Auth ApiKeyPrincipal key, @PathParam("id") String id) {
+        operations.take(key.accountId().toString());
         return noStore(Response.status(Response.Status.ACCEPTED)
                 .entity(endpoints.test(key.accountId(), endpointId(id))));
     }
@@ -129,6 +138,7 @@ public final class WebhooksResource {
     @Path("/{id}/deliveries/{deliveryId}/retry")
     public Response retry(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
                           @PathParam("deliveryId") String deliveryId, @Context HttpServletRequest request) {
+        operations.take(key.accountId().toString());
         return noStore(Response.status(Response.Status.ACCEPTED).entity(endpoints.retry(key.accountId(),
                 endpointId(id), deliveryId(deliveryId), Origins.of(request))));
     }

@@ -48,6 +48,17 @@ public final class WebhooksSettings {
     @JsonProperty
     private Duration retention = Duration.days(30);
 
+    /** Endpoint operations (create, update, delete, rotate, test, retry) per account (429 beyond it). */
+    @jakarta.validation.Valid
+    @NotNull
+    @JsonProperty
+    private pe.quipu.api.domain.ThrottleSettings operationThrottle =
+            new pe.quipu.api.domain.ThrottleSettings(60, Duration.hours(1));
+
+    public pe.quipu.api.domain.ThrottleSettings getOperationThrottle() {
+        return operationThrottle;
+    }
+
     /** How long a rotated secret keeps signing beside the new one. */
     @NotNull
     @JsonProperty

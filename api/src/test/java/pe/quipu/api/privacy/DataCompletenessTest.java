@@ -49,7 +49,8 @@ class DataCompletenessTest {
                     "is_admin", "user.isAdmin",
                     "deleted_at", "user.deletedAt",
                     "created_at", "user.createdAt, auth.profile.createdAt, auth.identities[].createdAt",
-                    "last_exported_at", "user.lastExportedAt")),
+                    "last_exported_at", "user.lastExportedAt",
+                    "email_identity", "not shown: derived from email (its normal form, docs/hardening-h3.md)")),
             entry("sessions", Map.of(
                     "id", "auth.sessions[].id",
                     "account_id", IMPLIED,

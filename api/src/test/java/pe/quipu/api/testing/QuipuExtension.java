@@ -192,6 +192,11 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         settings.put("bcrp.baseUrl", bcrp.baseUrl());
         settings.put("bcrp.captureEnabled", "false");
         settings.put("auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS);
+        // Every test signs up from 127.0.0.1 and many tests work one account hard: SignupAndKeyThrottleTest sets
+        // these low with with(...).
+        settings.put("auth.signupThrottle.limit", UNTHROTTLED_ADDRESS);
+        settings.put("keys.operationThrottle.limit", UNTHROTTLED_ADDRESS);
+        settings.put("webhooks.operationThrottle.limit", UNTHROTTLED_ADDRESS);
         settings.put("keys.lastUsedFlushInterval", "500ms");
         settings.put("logging.level", "WARN");
         return settings;

@@ -1,0 +1,52 @@
+package pe.quipu.api.http;
+
+import java.text.Normalizer;
+
+/**
+ * The rule every text input meets where it enters (JSON members, operator task parameters): no control character
+ * (C0, DEL, C1), no lone surrogate, no Unicode non-character. Such text has no honest use in an email, a name or a
+ * parameter, and PostgreSQL refuses NUL outright (which used to surface as a 500).
+ */
+public final class TextInput {
+
+    private TextInput() {
+    }
+
+    /** Why {@code text} is refused, or null when it is acceptable. */
+    public static String fault(String text) {
+        for (int i = 0; i < text.length(); ) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
+                    return "must not contain a lone surrogate";
+                }
+                int cp = Character.toCodePoint(c, text.charAt(i + 1));
+                if (isNonCharacter(cp)) {
+                    return "must not contain Unicode non-characters";
+                }
+                i += 2;
+                continue;
+            }
+            if (Character.isLowSurrogate(c)) {
+                return "must not contain a lone surrogate";
+            }
+            if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+                return "must not contain control characters";
+            }
+            if (isNonCharacter(c)) {
+                return "must not contain Unicode non-characters";
+            }
+            i++;
+        }
+        return null;
+    }
+
+    /** A name as stored: stripped and in Unicode normalisation form C, so one name has one spelling. */
+    public static String name(String text) {
+        return Normalizer.normalize(text.strip(), Normalizer.Form.NFC);
+    }
+
+    private static boolean isNonCharacter(int cp) {
+        return (cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE;
+    }
+}
