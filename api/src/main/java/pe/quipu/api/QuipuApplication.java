@@ -15,6 +15,8 @@ import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.accounts.AccessTokens;
 import pe.quipu.api.accounts.AccountDeletion;
@@ -53,6 +55,7 @@ import pe.quipu.api.http.Problem;
 import pe.quipu.api.http.ProblemErrorHandler;
 import pe.quipu.api.http.ProblemExceptionMapper;
 import pe.quipu.api.http.ProblemUnauthorizedHandler;
+import pe.quipu.api.http.RequestContentEncoding;
 import pe.quipu.api.http.UnreadBodyFilter;
 import pe.quipu.api.keys.AccountKeys;
 import pe.quipu.api.keys.ApiKeyAuthenticator;
@@ -187,6 +190,17 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new ProblemExceptionMapper());
         environment.jersey().register(new UnreadBodyFilter());
         ProblemErrorHandler.install(environment, json);
+        // Request bodies with Content-Encoding: decoded by Quipu as they are read, within each route's limit.
+        environment.jersey().register(new RequestContentEncoding(
+                environment.metrics().counter(MetricRegistry.name(RequestContentEncoding.class, "inflated-bytes"))));
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle server) {
+                if (server instanceof Server jetty) {
+                    RequestContentEncoding.disableJettyInflation(jetty);
+                }
+            }
+        });
 
         // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints).
         // Keys note their last use in memory; it is written in batches (and once more on stop).

@@ -24,10 +24,15 @@ public final class UnreadBodyFilter implements ContainerResponseFilter {
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) throws IOException {
-        if (response.getStatus() < 400 || !request.hasEntity()) {
+        if (response.getStatus() < 400) {
             return;
         }
-        if (!drained(request.getEntityStream())) {
+        // A decoded body is drained as it arrived (asking the decoder whether it has an entity would decode).
+        InputStream raw = RequestContentEncoding.rawBody(request);
+        if (raw == null && !request.hasEntity()) {
+            return;
+        }
+        if (!drained(raw != null ? raw : request.getEntityStream())) {
             response.getHeaders().putSingle("Connection", "close");
         }
     }
