@@ -188,7 +188,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Errors: Problem Details everywhere, from Jersey and from Jetty.
         environment.jersey().register(new ProblemExceptionMapper());
-        environment.jersey().register(new UnreadBodyFilter());
+        UnreadBodyFilter.install(environment);
         ProblemErrorHandler.install(environment, json);
         // Request bodies with Content-Encoding: decoded by Quipu as they are read, within each route's limit.
         environment.jersey().register(new RequestContentEncoding(

@@ -33,12 +33,10 @@ import java.util.zip.ZipException;
  * </ul>
  *
  * Both refusals come when the resource reads its body, that is after authentication and routing, like the other
- * refusals of a body. The body as it arrived stays readable for {@link UnreadBodyFilter} ({@link #rawBody}).
+ * refusals of a body.
  */
 @Priority(Priorities.ENTITY_CODER)
 public final class RequestContentEncoding implements ContainerRequestFilter {
-
-    private static final String RAW_BODY = RequestContentEncoding.class.getName() + ".raw";
 
     private final Counter inflatedBytes;
 
@@ -54,11 +52,6 @@ public final class RequestContentEncoding implements ContainerRequestFilter {
         }
     }
 
-    /** The request body as it arrived when it is being decoded; null when it is read as it arrived. */
-    static InputStream rawBody(ContainerRequestContext request) {
-        return request.getProperty(RAW_BODY) instanceof InputStream raw ? raw : null;
-    }
-
     @Override
     public void filter(ContainerRequestContext request) {
         List<String> encodings = request.getHeaders().getOrDefault(HttpHeaders.CONTENT_ENCODING, List.of()).stream()
@@ -70,7 +63,6 @@ public final class RequestContentEncoding implements ContainerRequestFilter {
             return;
         }
         InputStream raw = request.getEntityStream();
-        request.setProperty(RAW_BODY, raw);
         boolean gzip = encodings.size() == 1 && (encodings.getFirst().equals("gzip") || encodings.getFirst().equals("x-gzip"));
         request.setEntityStream(gzip ? new GzipBody(raw, inflatedBytes) : new RefusedBody());
     }
