@@ -14,6 +14,8 @@ import io.dropwizard.db.DataSourceFactory;
 import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.migrations.MigrationsBundle;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.accounts.AccessTokens;
 import pe.quipu.api.accounts.AccountDeletion;
@@ -56,6 +58,7 @@ import pe.quipu.api.http.ProblemErrorHandler;
 import pe.quipu.api.http.ProblemExceptionMapper;
 import pe.quipu.api.http.ProblemUnauthorizedHandler;
 import pe.quipu.api.http.RedactingRequestLogLayout;
+import pe.quipu.api.http.RequestContentEncoding;
 import pe.quipu.api.http.UnreadBodyFilter;
 import pe.quipu.api.keys.AccountKeys;
 import pe.quipu.api.keys.ApiKeyAuthenticator;
@@ -190,10 +193,21 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Errors: Problem Details everywhere, from Jersey and from Jetty.
         environment.jersey().register(new ProblemExceptionMapper());
-        environment.jersey().register(new UnreadBodyFilter());
+        UnreadBodyFilter.install(environment);
         ProblemErrorHandler.install(environment, json);
         // The request log hides secret-named query values (the server is built after run, with this layout).
         RedactingRequestLogLayout.installOn(configuration.getServerFactory());
+        // Request bodies with Content-Encoding: decoded by Quipu as they are read, within each route's limit.
+        environment.jersey().register(new RequestContentEncoding(
+                environment.metrics().counter(MetricRegistry.name(RequestContentEncoding.class, "inflated-bytes"))));
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle server) {
+                if (server instanceof Server jetty) {
+                    RequestContentEncoding.disableJettyInflation(jetty);
+                }
+            }
+        });
 
         // Credentials: API keys (data endpoints, by scope) and sessions' access JWTs (account endpoints), from the
         // Authorization header only; one in the query string is refused on every route.

@@ -11,7 +11,6 @@ import pe.quipu.api.domain.FieldError;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -37,7 +36,8 @@ public final class JsonBody {
         if (contentType == null || contentType.isBlank()) {
             throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
         }
-        JsonNode root = parse(readAtMost(body));
+        JsonNode root = parse(RequestBody.readAtMost(body, MAX_BYTES,
+                "The request body is at most " + MAX_BYTES + " bytes"));
         if (root == null || root.isMissingNode() || !root.isObject()) {
             throw InvalidInput.of("The request body must be a JSON object with the members "
                     + String.join(", ", allowed.stream().sorted().toList()));
@@ -178,18 +178,6 @@ public final class JsonBody {
             throw InvalidInput.of(duplicate ? "The request body repeats a member" : "The request body is not valid JSON");
         } catch (IOException e) {
             throw InvalidInput.of("The request body could not be read as JSON");
-        }
-    }
-
-    private static byte[] readAtMost(InputStream body) {
-        try {
-            byte[] bytes = body.readNBytes(MAX_BYTES + 1);
-            if (bytes.length > MAX_BYTES) {
-                throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE, "The request body is at most " + MAX_BYTES + " bytes");
-            }
-            return bytes;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

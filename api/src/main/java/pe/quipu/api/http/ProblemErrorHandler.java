@@ -17,7 +17,9 @@ import java.util.List;
 
 /**
  * Jetty's own error answers (a malformed request line or URI, headers too large, an error outside Jersey)
- * as Problem Details instead of HTML or an empty body, whatever the request's {@code Accept} header says.
+ * as Problem Details instead of HTML or an empty body, whatever the request's {@code Accept} header says and whatever
+ * the method: Jetty writes an error page for GET, POST and HEAD only, and answered a PUT, PATCH or DELETE on an
+ * ambiguous path ({@code /v1/a%2Fb}) or a TRACE with an empty 400 or 405.
  * One handler sits on the server (requests Jetty rejects before routing), one on the servlet context.
  */
 public final class ProblemErrorHandler extends ErrorHandler {
@@ -34,6 +36,11 @@ public final class ProblemErrorHandler extends ErrorHandler {
         environment.getApplicationContext().setErrorHandler(new ServletContextProblemHandler(json));
         ProblemErrorHandler serverHandler = new ProblemErrorHandler(json);
         environment.lifecycle().addServerLifecycleListener(server -> server.setErrorHandler(serverHandler));
+    }
+
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
     }
 
     @Override
@@ -78,6 +85,11 @@ public final class ProblemErrorHandler extends ErrorHandler {
             this.json = json;
             setShowStacks(false);
             setShowCauses(false);
+        }
+
+        @Override
+        public boolean errorPageForMethod(String method) {
+            return true;
         }
 
         @Override

@@ -13,6 +13,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import org.eclipse.jetty.io.EofException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException;
@@ -23,6 +24,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Maps every exception that reaches Jersey to Problem Details: the services' {@link DomainException}s and the
@@ -60,6 +62,9 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
         if (exception instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
             return containerProblem(web);
         }
+        if (clientWentAway(exception)) {
+            return ProblemResponses.of(RequestBody.notArrived());
+        }
         return internalError(exception);
     }
 
@@ -82,6 +87,19 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
             }
         }
         return ProblemResponses.of(new Problem(type.wireName(), type.title(), status, detail, null), headers);
+    }
+
+    /**
+     * The connection failed under a read (Jetty's EofException: the client went away; a TimeoutException: it went
+     * quiet past the idle timeout). The client's doing, not an error of Quipu's: no 500, nothing logged.
+     */
+    private static boolean clientWentAway(Throwable exception) {
+        for (Throwable cause = exception; cause != null; cause = cause.getCause()) {
+            if (cause instanceof EofException || cause instanceof TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Problem jsonProblem(JsonProcessingException json) {

@@ -26,7 +26,7 @@ public final class ProblemResponses {
     }
 
     public static Response of(ApiProblem problem) {
-        return of(problem.problem(), Map.of());
+        return of(problem.problem(), problem.headers());
     }
 
     public static Response of(DomainException refusal) {

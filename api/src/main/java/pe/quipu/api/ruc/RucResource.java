@@ -25,6 +25,7 @@ import pe.quipu.api.domain.DomainException.PlanForbids;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.http.ApiProblem;
 import pe.quipu.api.http.ProblemType;
+import pe.quipu.api.http.RequestBody;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.api.metering.MeteringFeature;
 import pe.quipu.api.plans.AccountLimits;
@@ -32,9 +33,7 @@ import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +100,8 @@ public final class RucResource {
             // Jersey lets a body without a Content-Type through; the spec asks for application/json.
             throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
         }
-        List<Ruc> rucs = batchRequest.read(readAtMost(body, MAX_BATCH_BODY_BYTES));
+        List<Ruc> rucs = batchRequest.read(RequestBody.readAtMost(body, MAX_BATCH_BODY_BYTES, "A batch body is at most "
+                + MAX_BATCH_BODY_BYTES + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs"));
         // The plan's cap (contract §3) and then the quota's N units, once the request is known to be well formed
         // and before any lookup.
         AccountLimits account = limits.get(caller.accountId())
@@ -135,20 +135,6 @@ public final class RucResource {
             return json.writeValueAsBytes(record);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a RUC record always serialises", e);
-        }
-    }
-
-    private static byte[] readAtMost(InputStream body, int limit) {
-        try {
-            byte[] bytes = body.readNBytes(limit + 1);
-            if (bytes.length > limit) {
-                // UnreadBodyFilter reads the rest before the answer goes out.
-                throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE,
-                        "A batch body is at most " + limit + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs");
-            }
-            return bytes;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
