@@ -44,7 +44,7 @@ public final class EmailIdentityBackfill {
             } catch (UnableToExecuteStatementException e) {
                 if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
                     LOG.warn("Account {} has the same email identity as an older account; it keeps none and is found "
-                            + "by its exact address only (docs/hardening-h3.md)", row.id());
+                            + "by its exact address only (docs/decisions.md, Hardening)", row.id());
                 } else {
                     throw e;
                 }

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The one normal form of an e-mail address that identifies an account (docs/hardening-h3.md): the domain as IDNA
+ * The one normal form of an e-mail address that identifies an account (docs/decisions.md, Hardening): the domain as IDNA
  * ASCII ({@link IDN#toASCII}) lower-cased; the local part NFKC, case-folded (upper- then lower-cased under
  * {@link Locale#ROOT}, so {@code ß} is {@code ss} and {@code ς} is {@code σ}), and NFKC again. Uniqueness, login, the
  * operator's look-ups by email and the login throttle all compare this form, kept in {@code accounts.email_identity};

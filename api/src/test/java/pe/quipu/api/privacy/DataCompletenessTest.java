@@ -50,7 +50,7 @@ class DataCompletenessTest {
                     "deleted_at", "user.deletedAt",
                     "created_at", "user.createdAt, auth.profile.createdAt, auth.identities[].createdAt",
                     "last_exported_at", "user.lastExportedAt",
-                    "email_identity", "not shown: derived from email (its normal form, docs/hardening-h3.md)")),
+                    "email_identity", "not shown: derived from email (its normal form, docs/decisions.md, Hardening)")),
             entry("sessions", Map.of(
                     "id", "auth.sessions[].id",
                     "account_id", IMPLIED,
