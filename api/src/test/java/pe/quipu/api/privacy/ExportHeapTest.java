@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import pe.quipu.api.testing.ChildQuipu;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.api.testing.TestAccounts;
 
@@ -187,27 +188,18 @@ class ExportHeapTest {
     private Child startApi() throws IOException {
         int port = freePort();
         int adminPort = freePort();
-        String java = ProcessHandle.current().info().command().orElseThrow();
         Path log = Files.createTempFile("quipu-export-heap-", ".log");
         logs.add(log);
-        ProcessBuilder builder = new ProcessBuilder(java, HEAP, "-XX:+ExitOnOutOfMemoryError",
+        ProcessBuilder builder = ChildQuipu.command(quipu.database, log, List.of(HEAP, "-XX:+ExitOnOutOfMemoryError",
                 "-Ddw.auth.developmentSigningKeyFile=" + quipu.database.folder().resolve("jwt-signing-key.json"),
                 "-Ddw.bcrp.captureEnabled=false",
                 "-Ddw.webhooks.workerEnabled=false",
                 "-Ddw.webhooks.maintenanceInterval=1h",
                 "-Ddw.subscriptions.applyInterval=1h",
-                "-Ddw.logging.level=WARN",
-                "-cp", System.getProperty("java.class.path"),
-                "pe.quipu.api.QuipuApplication", "server", Path.of("..", "config.yml").toAbsolutePath().toString())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+                "-Ddw.logging.level=WARN"), "server");
         Map<String, String> env = builder.environment();
-        env.put("DATABASE_URL", quipu.database.database().jdbcUrl());
-        env.put("DATABASE_USER", quipu.database.database().user());
-        env.put("DATABASE_PASSWORD", quipu.database.database().password());
         env.put("QUIPU_PORT", Integer.toString(port));
         env.put("QUIPU_ADMIN_PORT", Integer.toString(adminPort));
-        env.put("QUIPU_ENV", "development");
         Process process = builder.start();
         children.add(process);
         Child child = new Child(process, log, port);

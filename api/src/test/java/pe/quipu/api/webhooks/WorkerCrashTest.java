@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.auth.Scope;
+import pe.quipu.api.testing.ChildQuipu;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.api.testing.WebhookReceiver;
 import pe.quipu.api.testing.WebhookReceiver.Behaviour;
@@ -261,22 +262,12 @@ class WorkerCrashTest {
      * its output in a file.
      */
     private Deliverer startDeliverer() throws IOException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
         Path log = Files.createTempFile("quipu-deliver-", ".log");
         logs.add(log);
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m",
-                // Maintenance on the real clock would prune and disable other tests' endpoints and deliveries.
-                "-Ddw.webhooks.maintenanceInterval=1h",
-                "-cp", System.getProperty("java.class.path"),
-                "pe.quipu.api.QuipuApplication", "deliver", Path.of("..", "config.yml").toAbsolutePath().toString())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        Map<String, String> env = builder.environment();
-        env.put("DATABASE_URL", quipu.database.database().jdbcUrl());
-        env.put("DATABASE_USER", quipu.database.database().user());
-        env.put("DATABASE_PASSWORD", quipu.database.database().password());
-        env.put("QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS", "true");
-        env.put("QUIPU_ENV", "development");
+        // Maintenance on the real clock would prune and disable other tests' endpoints and deliveries.
+        ProcessBuilder builder = ChildQuipu.command(quipu.database, log,
+                List.of("-Xmx256m", "-Ddw.webhooks.maintenanceInterval=1h"), "deliver");
+        builder.environment().put("QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS", "true");
         Process process = builder.start();
         children.add(process);
         return new Deliverer(process, log);

@@ -1,0 +1,35 @@
+package pe.quipu.api.testing;
+
+import pe.quipu.core.testing.TestDatabase;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Quipu command in a JVM of its own ({@code java <options> -cp <this JVM's class path> pe.quipu.api.QuipuApplication
+ * <command> config.yml}), on the test database reached as an external PostgreSQL (config.yml reads DATABASE_URL,
+ * DATABASE_USER, DATABASE_PASSWORD), in development, its output in {@code log}: for what only a separate process
+ * shows (a kill -9, a bounded heap). The caller adds its own environment and starts (and ends) the process.
+ */
+public final class ChildQuipu {
+
+    private ChildQuipu() {
+    }
+
+    public static ProcessBuilder command(TestDatabase database, Path log, List<String> jvmOptions, String command) {
+        List<String> line = new ArrayList<>();
+        line.add(ProcessHandle.current().info().command().orElseThrow());
+        line.addAll(jvmOptions);
+        line.addAll(List.of("-cp", System.getProperty("java.class.path"), "pe.quipu.api.QuipuApplication", command,
+                Path.of("..", "config.yml").toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = builder.environment();
+        env.put("DATABASE_URL", database.database().jdbcUrl());
+        env.put("DATABASE_USER", database.database().user());
+        env.put("DATABASE_PASSWORD", database.database().password());
+        env.put("QUIPU_ENV", "development");
+        return builder;
+    }
+}
