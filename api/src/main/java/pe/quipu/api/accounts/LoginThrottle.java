@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
+import pe.quipu.api.domain.ClockTimeMeter;
 import pe.quipu.api.domain.EmailIdentity;
 
 import java.net.Inet6Address;
@@ -59,17 +60,7 @@ public final class LoginThrottle {
     public LoginThrottle(Limit failuresPerEmail, Limit attemptsPerAddress, Clock clock) {
         this.perEmail = failuresPerEmail;
         this.perAddress = attemptsPerAddress;
-        this.time = new TimeMeter() {
-            @Override
-            public long currentTimeNanos() {
-                return TimeUnit.MILLISECONDS.toNanos(clock.millis());
-            }
-
-            @Override
-            public boolean isWallClockBased() {
-                return true;
-            }
-        };
+        this.time = new ClockTimeMeter(clock);
         // Idle expiry follows the same clock as the buckets.
         this.emails = cache(failuresPerEmail.period(), clock);
         this.addresses = cache(attemptsPerAddress.period(), clock);

@@ -34,17 +34,7 @@ public final class KeyedThrottle {
         this.what = what;
         this.limit = limit;
         this.period = period;
-        this.time = new TimeMeter() {
-            @Override
-            public long currentTimeNanos() {
-                return TimeUnit.MILLISECONDS.toNanos(clock.millis());
-            }
-
-            @Override
-            public boolean isWallClockBased() {
-                return true;
-            }
-        };
+        this.time = new ClockTimeMeter(clock);
         this.buckets = Caffeine.newBuilder()
                 .maximumSize(MAX_TRACKED)
                 .expireAfterAccess(period)
