@@ -18,9 +18,9 @@ import jakarta.ws.rs.core.Response;
 import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.auth.SessionPrincipal;
-import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.KeyedThrottle;
 import pe.quipu.api.http.JsonBody;
+import pe.quipu.api.http.PathIds;
 import pe.quipu.api.http.TextInput;
 import pe.quipu.api.http.Origins;
 
@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -45,8 +44,6 @@ import java.util.stream.Collectors;
 public final class KeysResource {
 
     static final int MAX_NAME = 100;
-    private static final Pattern CANONICAL_UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final String KNOWN_SCOPES =
             Arrays.stream(Scope.values()).map(Scope::wireName).collect(Collectors.joining(", "));
 
@@ -127,10 +124,7 @@ public final class KeysResource {
 
     /** The path's id; anything but a UUID is a key this account does not have (404, as for another's key). */
     private static UUID keyId(String id) {
-        if (!CANONICAL_UUID.matcher(id).matches()) {
-            throw new NotFound("This account has no API key with this id");
-        }
-        return UUID.fromString(id);
+        return PathIds.uuid(id, "This account has no API key with this id");
     }
 
     private static Response noStore(Response.ResponseBuilder response) {

@@ -22,6 +22,7 @@ import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.KeyedThrottle;
 import pe.quipu.api.http.JsonBody;
+import pe.quipu.api.http.PathIds;
 import pe.quipu.api.http.Origins;
 
 import java.io.InputStream;
@@ -44,8 +45,6 @@ public final class WebhooksResource {
 
     /** The spec's history size: the 100 most recent deliveries. */
     static final int HISTORY = 100;
-    private static final Pattern CANONICAL_UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern DELIVERY_ID = Pattern.compile("dlv_[0-9A-Za-z]{24}");
     private static final Set<String> MEMBERS = Set.of("url", "events", "active");
 
@@ -177,10 +176,7 @@ public final class WebhooksResource {
 
     /** Anything but a UUID is an endpoint this account does not have (404, as for another account's). */
     private static UUID endpointId(String id) {
-        if (!CANONICAL_UUID.matcher(id).matches()) {
-            throw new NotFound("This account has no webhook endpoint with this id");
-        }
-        return UUID.fromString(id);
+        return PathIds.uuid(id, "This account has no webhook endpoint with this id");
     }
 
     private static String deliveryId(String id) {
