@@ -1,15 +1,10 @@
 package pe.quipu.etl;
 
 import io.dropwizard.configuration.ConfigurationException;
-import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
-import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
-import io.dropwizard.configuration.FileConfigurationSourceProvider;
-import io.dropwizard.configuration.SubstitutingSourceProvider;
-import io.dropwizard.jackson.Jackson;
-import io.dropwizard.validation.BaseValidator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import pe.quipu.api.QuipuConfiguration;
+import pe.quipu.api.testing.ConfigFiles;
 import pe.quipu.etl.testing.EtlRun;
 
 import java.io.ByteArrayOutputStream;
@@ -45,7 +40,7 @@ class EtlConfigurationTest {
 
     @Test
     void the_api_and_the_etl_read_the_same_database_and_bcrp_settings_from_config_yml() throws Exception {
-        QuipuConfiguration api = asTheApiReadsIt(CONFIG);
+        QuipuConfiguration api = ConfigFiles.read(CONFIG);
         EtlConfiguration etl = EtlConfiguration.read(CONFIG);
 
         assertThat(etl.database()).isEqualTo(api.getDatabase());
@@ -60,7 +55,7 @@ class EtlConfigurationTest {
 
     @Test
     void durations_parse_identically_in_both() throws Exception {
-        QuipuConfiguration api = asTheApiReadsIt(CONFIG);
+        QuipuConfiguration api = ConfigFiles.read(CONFIG);
         EtlConfiguration etl = EtlConfiguration.read(CONFIG);
 
         assertThat(etl.bcrp().attemptTimeout()).isEqualTo(Duration.ofMillis(1400))
@@ -76,7 +71,7 @@ class EtlConfigurationTest {
         System.setProperty("dw.bcrp.maxAttempts", "5");
         try {
             assertThat(EtlConfiguration.read(CONFIG).bcrp().maxAttempts()).isEqualTo(5);
-            assertThat(asTheApiReadsIt(CONFIG).getBcrp().maxAttempts()).isEqualTo(5);
+            assertThat(ConfigFiles.read(CONFIG).getBcrp().maxAttempts()).isEqualTo(5);
         } finally {
             System.clearProperty("dw.bcrp.maxAttempts");
         }
@@ -87,7 +82,7 @@ class EtlConfigurationTest {
         Path attempts = configWith("  maxAttempts: 3\n", "  maxAttempts: 9\n");
         assertThatThrownBy(() -> EtlConfiguration.read(attempts)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("bcrp.maxAttempts");
-        assertThatThrownBy(() -> asTheApiReadsIt(attempts)).isInstanceOf(ConfigurationException.class)
+        assertThatThrownBy(() -> ConfigFiles.read(attempts)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("bcrp.maxAttempts");
 
         Path share = configWith("  maxRejectedShare: 0.001\n", "  maxRejectedShare: 2\n");
@@ -104,7 +99,7 @@ class EtlConfigurationTest {
         Path misspelt = configWith("  maxAttempts: 3\n", "  maxAttemps: 3\n");
         assertThatThrownBy(() -> EtlConfiguration.read(misspelt)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("bcrp.maxAttemps");
-        assertThatThrownBy(() -> asTheApiReadsIt(misspelt)).isInstanceOf(ConfigurationException.class)
+        assertThatThrownBy(() -> ConfigFiles.read(misspelt)).isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("bcrp.maxAttemps");
 
         Path onlyTheEtls = file("""
@@ -136,16 +131,6 @@ class EtlConfigurationTest {
         assertThat(run.stderr().strip().lines()).hasSize(1);
     }
 
-    /**
-     * config.yml as the API's bootstrap reads it: the YamlConfigurationFactory Dropwizard's default factory factory
-     * makes (unknown names refused), its object mapper, the substitutor QuipuApplication installs, the "dw" prefix.
-     */
-    private static QuipuConfiguration asTheApiReadsIt(Path file) throws IOException, ConfigurationException {
-        return new DefaultConfigurationFactoryFactory<QuipuConfiguration>()
-                .create(QuipuConfiguration.class, BaseValidator.newValidator(), Jackson.newObjectMapper(), "dw")
-                .build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
-                        new EnvironmentVariableSubstitutor(false)), file.toString());
-    }
 
     /** The repository's config.yml with one line replaced. */
     private Path configWith(String line, String replacement) throws IOException {

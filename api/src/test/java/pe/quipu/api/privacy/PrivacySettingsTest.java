@@ -2,16 +2,10 @@ package pe.quipu.api.privacy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationValidationException;
-import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
-import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
-import io.dropwizard.configuration.FileConfigurationSourceProvider;
-import io.dropwizard.configuration.SubstitutingSourceProvider;
-import io.dropwizard.jackson.Jackson;
-import io.dropwizard.validation.BaseValidator;
 import org.junit.jupiter.api.Test;
 import pe.quipu.api.QuipuConfiguration;
+import pe.quipu.api.testing.ConfigFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,7 +27,7 @@ class PrivacySettingsTest {
 
     @Test
     void the_repository_configuration_ships_marked_placeholders_under_contract_names() throws Exception {
-        QuipuConfiguration config = read(Files.readString(CONFIG));
+        QuipuConfiguration config = ConfigFiles.read(Files.readString(CONFIG));
         assertThat(config.isProduction()).isFalse();
         JsonNode compliance = new ObjectMapper().valueToTree(config.getPrivacy().compliance());
         assertThat(names(compliance)).containsExactly("registryNumber", "certificate", "controller", "transfers",
@@ -50,23 +44,23 @@ class PrivacySettingsTest {
     @Test
     void production_refuses_to_start_while_the_controller_is_unset_and_names_the_setting() throws Exception {
         String production = production();
-        assertThatThrownBy(() -> read(production)).isInstanceOf(ConfigurationValidationException.class)
+        assertThatThrownBy(() -> ConfigFiles.read(production)).isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("privacy.controller");
         // Every member counts: one left as a placeholder, or emptied, still refuses.
         String threeSet = production.replaceAll(
                 "(QUIPU_PRIVACY_CONTROLLER_(NOMBRE|DOCUMENTO|EMAIL):-)PLACEHOLDER", "$1Set");
-        assertThatThrownBy(() -> read(threeSet)).isInstanceOf(ConfigurationValidationException.class)
+        assertThatThrownBy(() -> ConfigFiles.read(threeSet)).isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("privacy.controller");
         String oneEmpty = withController(production).replaceAll("QUIPU_PRIVACY_CONTROLLER_EMAIL:-[^}]*",
                 "QUIPU_PRIVACY_CONTROLLER_EMAIL:-");
         assertThat(oneEmpty).contains("\"${QUIPU_PRIVACY_CONTROLLER_EMAIL:-}\"");
-        assertThatThrownBy(() -> read(oneEmpty)).isInstanceOf(ConfigurationValidationException.class)
+        assertThatThrownBy(() -> ConfigFiles.read(oneEmpty)).isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("privacy.controller");
     }
 
     @Test
     void production_starts_once_the_controller_is_set_and_the_export_shows_it_as_configured() throws Exception {
-        QuipuConfiguration config = read(withController(production()));
+        QuipuConfiguration config = ConfigFiles.read(withController(production()));
         assertThat(config.isProduction()).isTrue();
         assertThat(config.getPrivacy().isControllerSet()).isTrue();
         PrivacySettings.ControllerView controller = config.getPrivacy().compliance().controller();
@@ -76,7 +70,7 @@ class PrivacySettingsTest {
 
     @Test
     void development_starts_with_the_placeholders() throws Exception {
-        assertThat(read(Files.readString(CONFIG)).getPrivacy().compliance().registryNumber())
+        assertThat(ConfigFiles.read(Files.readString(CONFIG)).getPrivacy().compliance().registryNumber())
                 .startsWith("PLACEHOLDER");
     }
 
@@ -107,18 +101,5 @@ class PrivacySettingsTest {
         List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
-    }
-
-    private static QuipuConfiguration read(String yaml) throws IOException, ConfigurationException {
-        Path file = Files.createTempFile("quipu-config-", ".yml");
-        try {
-            Files.writeString(file, yaml);
-            return new DefaultConfigurationFactoryFactory<QuipuConfiguration>()
-                    .create(QuipuConfiguration.class, BaseValidator.newValidator(), Jackson.newObjectMapper(), "dw")
-                    .build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
-                            new EnvironmentVariableSubstitutor(false)), file.toString());
-        } finally {
-            Files.deleteIfExists(file);
-        }
     }
 }

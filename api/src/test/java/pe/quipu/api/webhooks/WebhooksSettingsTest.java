@@ -1,17 +1,9 @@
 package pe.quipu.api.webhooks;
 
-import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationValidationException;
-import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
-import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
-import io.dropwizard.configuration.FileConfigurationSourceProvider;
-import io.dropwizard.configuration.SubstitutingSourceProvider;
-import io.dropwizard.jackson.Jackson;
-import io.dropwizard.validation.BaseValidator;
 import org.junit.jupiter.api.Test;
-import pe.quipu.api.QuipuConfiguration;
+import pe.quipu.api.testing.ConfigFiles;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +19,7 @@ class WebhooksSettingsTest {
 
     @Test
     void theRepositoryConfigurationHasTheContractsDefaults() throws Exception {
-        WebhooksSettings webhooks = read(Files.readString(CONFIG)).getWebhooks();
+        WebhooksSettings webhooks = ConfigFiles.read(Files.readString(CONFIG)).getWebhooks();
         assertThat(webhooks.retrySchedule()).containsExactly(Duration.ZERO, Duration.ofMinutes(1),
                 Duration.ofMinutes(5), Duration.ofMinutes(30), Duration.ofHours(2), Duration.ofHours(6),
                 Duration.ofHours(24), Duration.ofHours(48));
@@ -46,12 +38,12 @@ class WebhooksSettingsTest {
         // A production start also needs the privacy controller (PrivacySettingsTest): set, not placeholders.
         String production = Files.readString(CONFIG).replace("environment: ${QUIPU_ENV:-development}",
                 "environment: production").replaceAll("(QUIPU_PRIVACY_CONTROLLER_\\w+:-)PLACEHOLDER", "$1Set");
-        assertThat(read(production).isProduction()).isTrue();
+        assertThat(ConfigFiles.read(production).isProduction()).isTrue();
         for (String setting : List.of("  # allowHttp: false", "  allowPrivateNetworks: ${QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS:-false}")) {
             String unsafe = production.replace(setting, setting.contains("allowHttp")
                     ? "  allowHttp: true" : "  allowPrivateNetworks: true");
             assertThat(unsafe).isNotEqualTo(production);
-            assertThatThrownBy(() -> read(unsafe)).isInstanceOf(ConfigurationValidationException.class)
+            assertThatThrownBy(() -> ConfigFiles.read(unsafe)).isInstanceOf(ConfigurationValidationException.class)
                     .hasMessageContaining("never on in production");
         }
     }
@@ -60,20 +52,7 @@ class WebhooksSettingsTest {
     void anEmptyRetryScheduleIsRefused() throws Exception {
         String config = Files.readString(CONFIG).replace("retrySchedule: [0s, 1m, 5m, 30m, 2h, 6h, 24h, 48h]",
                 "retrySchedule: []");
-        assertThatThrownBy(() -> read(config)).isInstanceOf(ConfigurationValidationException.class)
+        assertThatThrownBy(() -> ConfigFiles.read(config)).isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("webhooks.retrySchedule");
-    }
-
-    private static QuipuConfiguration read(String yaml) throws IOException, ConfigurationException {
-        Path file = Files.createTempFile("quipu-config-", ".yml");
-        try {
-            Files.writeString(file, yaml);
-            return new DefaultConfigurationFactoryFactory<QuipuConfiguration>()
-                    .create(QuipuConfiguration.class, BaseValidator.newValidator(), Jackson.newObjectMapper(), "dw")
-                    .build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
-                            new EnvironmentVariableSubstitutor(false)), file.toString());
-        } finally {
-            Files.deleteIfExists(file);
-        }
     }
 }
