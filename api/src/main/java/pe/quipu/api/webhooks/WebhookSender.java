@@ -1,6 +1,7 @@
 package pe.quipu.api.webhooks;
 
 import org.eclipse.jetty.client.BytesRequestContent;
+import org.eclipse.jetty.client.Connection;
 import org.eclipse.jetty.client.Destination;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
@@ -25,8 +26,12 @@ import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
@@ -49,6 +54,12 @@ final class WebhookSender implements AutoCloseable {
 
     private final HttpClient client;
     private final Duration timeout;
+    /**
+     * Connections that have carried a request: on https, their TLS handshake completed. Held weakly, so a closed
+     * connection leaves with its pool.
+     */
+    private final Set<Connection> provenConnections = Collections.newSetFromMap(
+            Collections.synchronizedMap(new WeakHashMap<>()));
 
     /** What one attempt sends. */
     record Attempt(UUID endpointId, String attemptId, String eventId, String eventType, URI url, InetAddress pinned,
@@ -124,10 +135,15 @@ final class WebhookSender implements AutoCloseable {
                         .put("webhook-timestamp", timestamp)
                         .put("webhook-signature", Signatures.standardSignature(attempt.eventId(),
                                 attempt.timestamp(), attempt.body(), attempt.secrets())))
-                .body(new BytesRequestContent("application/json", attempt.body()));
+                .body(new BytesRequestContent("application/json", attempt.body()))
+                .onRequestCommit(committed -> {
+                    if (committed.getConnection() != null) {
+                        provenConnections.add(committed.getConnection());
+                    }
+                });
         long started = System.nanoTime();
         try {
-            request.send(new Collector(outcome, started));
+            request.send(new Collector(outcome, started, "https".equalsIgnoreCase(attempt.url().getScheme())));
         } catch (RuntimeException e) {
             outcome.complete(new Outcome(null, kindOf(e), elapsed(started), null));
         }
@@ -135,15 +151,17 @@ final class WebhookSender implements AutoCloseable {
     }
 
     /** Keeps the start of the body, counts the rest, and stops reading past {@link #MAX_BODY}. */
-    private static final class Collector implements Response.Listener {
+    private final class Collector implements Response.Listener {
         private final CompletableFuture<Outcome> outcome;
         private final long started;
+        private final boolean https;
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
         private long read;
 
-        Collector(CompletableFuture<Outcome> outcome, long started) {
+        Collector(CompletableFuture<Outcome> outcome, long started, boolean https) {
             this.outcome = outcome;
             this.started = started;
+            this.https = https;
         }
 
         @Override
@@ -175,8 +193,15 @@ final class WebhookSender implements AutoCloseable {
             Integer status = response == null || response.getStatus() <= 0 ? null : response.getStatus();
             String body = text(kept.toByteArray());
             if (result.isFailed()) {
-                Throwable failure = result.getFailure();
-                outcome.complete(new Outcome(status, kindOf(failure), latency, body));
+                String kind = kindOf(result.getFailure());
+                if (https && kind.equals(ErrorKind.CONNECTION_REFUSED) && !(rootConnectFailure(result.getFailure()))
+                        && !provenConnections.contains(result.getRequest().getConnection())) {
+                    // The TCP connection was made, but no request ever went through it: the TLS handshake did not
+                    // complete. Jetty does not always carry the handshake's SSLException to the request (the server
+                    // may close first), so the kind follows from what happened, not from the exception's class.
+                    kind = ErrorKind.TLS;
+                }
+                outcome.complete(new Outcome(status, kind, latency, body));
             } else if (status >= 200 && status < 300) {
                 outcome.complete(new Outcome(status, null, latency, body));
             } else if (status >= 300 && status < 400) {
@@ -212,6 +237,16 @@ final class WebhookSender implements AutoCloseable {
         }
         // A connection reset or closed before a complete answer: the endpoint would not take the delivery.
         return ErrorKind.CONNECTION_REFUSED;
+    }
+
+    /** Whether the failure is that no TCP connection could be made at all. */
+    private static boolean rootConnectFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ConnectException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int elapsed(long started) {

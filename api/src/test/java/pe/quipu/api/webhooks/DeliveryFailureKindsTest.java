@@ -213,6 +213,33 @@ class DeliveryFailureKindsTest {
         }
     }
 
+    /**
+     * An https server that takes the connection and resets it on the hello: the TCP connection was made but the
+     * handshake never completed, which is a TLS failure although no TLS exception is raised.
+     */
+    @Test
+    void aServerThatResetsTheHandshakeIsATlsFailure() throws IOException {
+        try (ServerSocket mute = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            AtomicInteger hellos = new AtomicInteger();
+            Thread.ofVirtual().start(() -> {
+                while (!mute.isClosed()) {
+                    try (Socket socket = mute.accept()) {
+                        hellos.incrementAndGet();
+                        socket.getInputStream().read(new byte[4096]);
+                        socket.setSoLinger(true, 0);
+                    } catch (IOException e) {
+                        // closed by the test
+                    }
+                }
+            });
+            String endpoint = endpointFor("https://127.0.0.1:" + mute.getLocalPort() + "/mute");
+            DeliveryTestKit.Sent sent = sendTest(quipu, key, endpoint);
+
+            assertFirstAttemptFailed(endpoint, sent, "tls", null);
+            assertThat(hellos.get()).as("connections to the mute server").isEqualTo(1);
+        }
+    }
+
     private static void answerInPlainHttp(ServerSocket server, AtomicInteger connections) {
         while (!server.isClosed()) {
             try (Socket socket = server.accept()) {
