@@ -86,7 +86,9 @@ import pe.quipu.api.plans.SubscriptionService;
 import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.api.privacy.ExportResource;
 import pe.quipu.api.privacy.PersonalDataExport;
+import pe.quipu.api.ruc.RucAnswers;
 import pe.quipu.api.ruc.RucRegistry;
+import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.api.ruc.RucResource;
 import pe.quipu.api.ruc.SamplePadronCommand;
 import pe.quipu.api.status.DataFreshness;
@@ -336,8 +338,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new UbigeoResource(ubigeos));
         delivery.forEach(environment.lifecycle()::manage);
 
-        // RUCs.
-        environment.jersey().register(new RucResource(new RucRegistry(jdbi), json, limits));
+        // RUCs: recent answers are kept in memory, and dropped on every change to the registry, from any writer.
+        RucAnswers rucAnswers = new RucAnswers(new RucRegistry(jdbi), json, notifications::isListening,
+                configuration.getRuc().getAnswerCache().toBytes());
+        notifications.on(RegistryChanges.CHANNEL, payload -> rucAnswers.registryChanged(), rucAnswers::registryChanged);
+        environment.jersey().register(new RucResource(rucAnswers, json, limits));
 
         // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule. Dates
         // before a series starts, and dates BCRP recently said have nothing on or before them, are 404 at once.

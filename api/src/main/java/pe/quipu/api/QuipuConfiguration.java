@@ -12,6 +12,7 @@ import pe.quipu.api.accounts.AuthSettings;
 import pe.quipu.api.db.OperatorCommand;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.metering.MeteringSettings;
+import pe.quipu.api.ruc.RucSettings;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.SubscriptionsSettings;
 import pe.quipu.api.privacy.PrivacySettings;
@@ -73,6 +74,11 @@ public class QuipuConfiguration extends Configuration
     @NotNull
     @JsonProperty
     private MeteringSettings metering = new MeteringSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private RucSettings ruc = new RucSettings();
 
     @Valid
     @NotNull
@@ -149,6 +155,10 @@ public class QuipuConfiguration extends Configuration
 
     public MeteringSettings getMetering() {
         return metering;
+    }
+
+    public RucSettings getRuc() {
+        return ruc;
     }
 
     public SubscriptionsSettings getSubscriptions() {

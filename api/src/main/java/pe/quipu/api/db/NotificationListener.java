@@ -33,6 +33,8 @@ public final class NotificationListener implements Managed {
     private final QuipuDatabase database;
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private volatile boolean running;
+    /** True while the LISTEN connection is up: no notification can be missing. */
+    private volatile boolean listening;
     private Thread thread;
 
     private record Channel(Consumer<String> onNotification, Runnable resync) {
@@ -63,16 +65,26 @@ public final class NotificationListener implements Managed {
         running = true;
         // LISTEN before start returns: whatever is loaded after this (e.g. the ubigeo catalogue) misses no change.
         Connection first = listen();
+        listening = true;
         thread = Thread.ofPlatform().name("quipu-notification-listener").daemon().start(() -> loop(first));
     }
 
     @Override
     public void stop() throws InterruptedException {
         running = false;
+        listening = false;
         if (thread != null) {
             thread.interrupt();
             thread.join(5000);
         }
+    }
+
+    /**
+     * Whether every change notified from now on will be seen: the LISTEN connection is up. A cache that is kept
+     * exact by notifications serves from memory only while this holds.
+     */
+    public boolean isListening() {
+        return listening;
     }
 
     /** Plain JDBC: LISTEN's notifications come through PgJDBC's own API on a connection held open, not Jdbi's. */
@@ -99,6 +111,7 @@ public final class NotificationListener implements Managed {
             try {
                 if (connection == null) {
                     connection = listen();
+                    listening = true;
                     channels.forEach((name, channel) -> run(name, channel.resync()));
                     LOG.info("Listening for changes again on {}", channels.keySet());
                 }
@@ -116,6 +129,7 @@ public final class NotificationListener implements Managed {
                 if (!running) {
                     break;
                 }
+                listening = false;
                 LOG.warn("Lost the notification listener's connection; retrying: {}", e.getMessage());
                 // The database may well be unreachable now: a resync that fails here is retried on reconnect.
                 channels.forEach((name, channel) -> run(name, channel.resync()));

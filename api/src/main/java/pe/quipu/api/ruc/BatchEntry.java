@@ -2,6 +2,7 @@ package pe.quipu.api.ruc;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 /**
  * One entry of a batch result, in the position of the RUC the caller sent. Each variant carries only its own
@@ -13,8 +14,9 @@ public sealed interface BatchEntry permits BatchEntry.Ok, BatchEntry.Failed {
 
     String status();
 
+    /** {@code data} is the record's JSON as the single lookup sends it (the same bytes, so the same fields). */
     @JsonPropertyOrder({"ruc", "status", "data"})
-    record Ok(String ruc, RucRecord data) implements BatchEntry {
+    record Ok(String ruc, RawValue data) implements BatchEntry {
         @Override
         @JsonProperty("status")
         public String status() {

@@ -1,8 +1,8 @@
 package pe.quipu.api.ruc;
 
 import com.codahale.metrics.annotation.Timed;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.dropwizard.auth.Auth;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -34,6 +34,7 @@ import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,14 +52,12 @@ public final class RucResource {
     /** 100 RUCs take under 2 KB; the rest is room for whitespace, not for arbitrary payloads held in memory. */
     static final int MAX_BATCH_BODY_BYTES = 64 * 1024;
 
-    private final RucRegistry registry;
-    private final ObjectMapper json;
+    private final RucAnswers answers;
     private final BatchRequest batchRequest;
     private final AccountLimitsCache limits;
 
-    public RucResource(RucRegistry registry, ObjectMapper json, AccountLimitsCache limits) {
-        this.registry = registry;
-        this.json = json;
+    public RucResource(RucAnswers answers, ObjectMapper json, AccountLimitsCache limits) {
+        this.answers = answers;
         this.batchRequest = new BatchRequest(json);
         this.limits = limits;
     }
@@ -74,10 +73,8 @@ public final class RucResource {
         } catch (InvalidRucException e) {
             throw new InvalidInput("ruc", e.getMessage());
         }
-        RucRecord record = registry.find(ruc).orElseThrow(() -> new NotFound(notFound(ruc)));
-        // The tag is the hash of these very bytes, so it changes exactly when what the client receives does.
-        byte[] body = serialise(record);
-        String etag = ETags.strong(body);
+        RucAnswers.Answer answer = answers.find(ruc).orElseThrow(() -> new NotFound(notFound(ruc)));
+        String etag = answer.etag();
         List<String> ifNoneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
         if (ifNoneMatch != null && ETags.matches(String.join(",", ifNoneMatch), etag)) {
             return Response.notModified()
@@ -85,7 +82,7 @@ public final class RucResource {
                     .header(HttpHeaders.CACHE_CONTROL, LOOKUP_CACHE_CONTROL)
                     .build();
         }
-        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
+        return Response.ok(answer.body(), MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.ETAG, etag)
                 .header(HttpHeaders.CACHE_CONTROL, LOOKUP_CACHE_CONTROL)
                 .build();
@@ -112,12 +109,12 @@ public final class RucResource {
         }
         MeteringFeature.ticket(request).ifPresent(ticket -> ticket.reserve(rucs.size()));
 
-        Map<String, RucRecord> found = registry.findAll(rucs);
+        Map<String, RucAnswers.Answer> found = answers.findAll(rucs);
         List<BatchEntry> results = new ArrayList<>(rucs.size());
         for (Ruc ruc : rucs) {
-            RucRecord record = found.get(ruc.value());
-            results.add(record != null
-                    ? new BatchEntry.Ok(ruc.value(), record)
+            RucAnswers.Answer answer = found.get(ruc.value());
+            results.add(answer != null
+                    ? new BatchEntry.Ok(ruc.value(), new RawValue(new String(answer.body(), StandardCharsets.UTF_8)))
                     : new BatchEntry.Failed(ruc.value(), new BatchEntry.Error(ProblemType.NOT_FOUND.wireName(),
                             ProblemType.NOT_FOUND.status(), notFound(ruc))));
         }
@@ -130,11 +127,4 @@ public final class RucResource {
         return "No taxpayer with RUC " + ruc.value() + " in the registry";
     }
 
-    private byte[] serialise(RucRecord record) {
-        try {
-            return json.writeValueAsBytes(record);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a RUC record always serialises", e);
-        }
-    }
 }

@@ -10,6 +10,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.core.db.DatasetLoads;
+import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.ruc.RegistryColumns;
 
 import java.time.Instant;
@@ -82,6 +83,9 @@ final class RegistryPublisher {
     private void swap(Handle handle, long rows, Instant now) {
         // Readers wait for these few catalogue changes only, not for the build above.
         handle.attach(PublishRows.class).swap();
+        // The table in service keeps telling the API instances of every change, and they learn of this one.
+        handle.execute(RegistryChanges.triggerOn("ruc_registry"));
+        handle.execute(RegistryChanges.ANNOUNCE);
         DatasetLoads.record(handle, "padron", rows, now);
     }
 
