@@ -46,6 +46,7 @@ import pe.quipu.api.auth.ScopeFeature;
 import pe.quipu.api.auth.SessionFeature;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.db.DatabaseSupport;
+import pe.quipu.api.db.ExactCache;
 import pe.quipu.api.db.NotificationListener;
 import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
@@ -104,6 +105,7 @@ import pe.quipu.core.db.QuipuJdbi;
 import pe.quipu.core.db.SchemaMigrations;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpClient;
+import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.ubigeo.UbigeoTable;
 
@@ -339,17 +341,21 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         delivery.forEach(environment.lifecycle()::manage);
 
         // RUCs: recent answers are kept in memory, and dropped on every change to the registry, from any writer.
-        RucAnswers rucAnswers = new RucAnswers(new RucRegistry(jdbi), json, notifications::isListening,
+        ExactCache<String, RucAnswers.Answer> rucCache = RucAnswers.cache(notifications::isListening,
                 configuration.getRuc().getAnswerCache().toBytes());
-        notifications.on(RegistryChanges.CHANNEL, payload -> rucAnswers.registryChanged(), rucAnswers::registryChanged);
-        environment.jersey().register(new RucResource(rucAnswers, json, limits));
+        notifications.on(RegistryChanges.CHANNEL, payload -> rucCache.changed(), rucCache::changed);
+        environment.jersey().register(new RucResource(new RucAnswers(new RucRegistry(jdbi), json, rucCache), json,
+                limits));
 
         // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule. Dates
         // before a series starts, and dates BCRP recently said have nothing on or before them, are 404 at once.
         BcrpSettings bcrp = configuration.getBcrp();
+        ExactCache<ExchangeRateService.Asked, ExchangeRate> provenRates =
+                ExchangeRateService.cache(notifications::isListening);
+        notifications.on(ExchangeRateService.CHANGED_CHANNEL, payload -> provenRates.changed(), provenRates::changed);
         ExchangeRateService exchangeRates = new ExchangeRateService(new ExchangeRateStore(jdbi),
                 new BcrpClient(bcrp, clock), clock, bcrp.captureInterval(), bcrp.seriesStarts(),
-                bcrp.emptyAnswerMemory());
+                bcrp.emptyAnswerMemory(), provenRates);
         environment.jersey().register(new TipoCambioResource(exchangeRates));
         environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.captureInterval(),
                 bcrp.captureEnabled()));

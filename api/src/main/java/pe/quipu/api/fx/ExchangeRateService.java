@@ -1,6 +1,7 @@
 package pe.quipu.api.fx;
 
 import org.slf4j.Logger;
+import pe.quipu.api.db.ExactCache;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
@@ -14,6 +15,7 @@ import pe.quipu.core.fx.ExchangeRateWriter;
 import pe.quipu.core.fx.Moneda;
 
 import java.time.Clock;
+import java.util.function.BooleanSupplier;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -52,6 +54,9 @@ public final class ExchangeRateService {
      */
     static final int FIRST_LOOKUP_DAYS = 370;
 
+    /** NOTIFY channel: {@code exchange_rates} or {@code exchange_rate_gaps} changed (changeset 013). */
+    public static final String CHANGED_CHANNEL = "quipu_exchange_rates";
+
     private static final Logger LOG = LoggerFactory.getLogger(ExchangeRateService.class);
 
     private final ExchangeRateStore store;
@@ -66,25 +71,43 @@ public final class ExchangeRateService {
     private final Duration emptyAnswerMemory;
     /** Per currency, the latest date BCRP confirmed has nothing on or before it, and until when that is trusted. */
     private final Map<Moneda, EmptyThrough> emptyThrough = new ConcurrentHashMap<>();
+    /** Answers the database proved for good (see {@link #rate}), by currency and date. */
+    private final ExactCache<Asked, ExchangeRate> proven;
 
-    /** With the default series starts and memory of empty answers ({@link BcrpSettings}). */
+    /** A question: the rate of this currency on this date. */
+    public record Asked(Moneda moneda, LocalDate fecha) {
+    }
+
+    /**
+     * With the default series starts and memory of empty answers ({@link BcrpSettings}), and no answer kept in
+     * memory: every request reads the database.
+     */
     public ExchangeRateService(ExchangeRateStore store, BcrpClient bcrp, Clock clock, Duration recentFreshFor) {
         this(store, bcrp, clock, recentFreshFor, BcrpSettings.defaultSeriesStart(),
-                new BcrpSettings().emptyAnswerMemory());
+                new BcrpSettings().emptyAnswerMemory(), cache(() -> false));
+    }
+
+    /** A cache for proven answers, kept while {@code listening} holds (a few hundred bytes each, 1 MB in all). */
+    public static ExactCache<Asked, ExchangeRate> cache(BooleanSupplier listening) {
+        return new ExactCache<>(listening, 1 << 20, rate -> 100);
     }
 
     /**
      * @param seriesStart       the first day of each currency's series (a currency left out has no bound)
      * @param emptyAnswerMemory how long an empty answer for "on or before a date" is trusted
+     * @param proven            where answers proven for good are kept; {@link ExactCache#changed} is called on
+     *                          every change to the rates ({@link #CHANGED_CHANNEL})
      */
     public ExchangeRateService(ExchangeRateStore store, BcrpClient bcrp, Clock clock, Duration recentFreshFor,
-                               Map<Moneda, LocalDate> seriesStart, Duration emptyAnswerMemory) {
+                               Map<Moneda, LocalDate> seriesStart, Duration emptyAnswerMemory,
+                               ExactCache<Asked, ExchangeRate> proven) {
         this.store = store;
         this.bcrp = bcrp;
         this.clock = clock;
         this.recentFreshFor = recentFreshFor;
         this.seriesStart = Map.copyOf(seriesStart);
         this.emptyAnswerMemory = emptyAnswerMemory;
+        this.proven = proven;
     }
 
     /**
@@ -102,8 +125,19 @@ public final class ExchangeRateService {
         if (start != null && target.isBefore(start)) {
             throw new NotFound("BCRP's " + moneda + " series starts on " + start + ": no rate on or before " + target);
         }
+        Asked asked = new Asked(moneda, target);
+        ExactCache<Asked, ExchangeRate>.Read read = proven.read();
+        ExchangeRate kept = read.kept(asked);
+        if (kept != null) {
+            return kept;
+        }
         Optional<ExchangeRate> cached = store.latestOnOrBefore(moneda, target);
         if (cached.isPresent() && proven(moneda, cached.get().fecha(), target, today)) {
+            // Proven for good, until the tables change: a publication of that very day, or a settled date (its
+            // proof is recorded gaps). A recent date's proof also rests on how recently BCRP was asked.
+            if (cached.get().fecha().equals(target) || target.isBefore(today.minusDays(1))) {
+                read.keep(asked, cached.get());
+            }
             return cached.get();
         }
         if (cached.isEmpty() && knownEmpty(moneda, target)) {

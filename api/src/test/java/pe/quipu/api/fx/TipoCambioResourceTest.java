@@ -5,9 +5,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.auth.Scope;
+import pe.quipu.api.testing.QuipuClient;
 import pe.quipu.api.testing.QuipuExtension;
+import pe.quipu.core.fx.ExchangeRate;
+import pe.quipu.core.fx.ExchangeRateWriter;
+import pe.quipu.core.fx.Moneda;
 import pe.quipu.core.testing.BcrpStub.Answer;
 
+import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
@@ -24,7 +30,7 @@ import static pe.quipu.api.testing.ProblemAssert.assertProblem;
  * and sets the stub's answer first. A currency's first lookup with nothing cached asks BCRP for the year before
  * the date and records every day without a publication as a gap, so one currency's dates are more than a year
  * apart across tests.
- * Dates used: USD 1998-06 (404), USD 2000-02 (slow), USD 2001-04 (502), USD 2018-05, USD 2023-06, USD 2025-03,
+ * Dates used: USD 1998-06 (404), USD 2012-03 (written directly), USD 2000-02 (slow), USD 2001-04 (502), USD 2018-05, USD 2023-06, USD 2025-03,
  * USD 2026-09 (the real sample), EUR 2025-12/2026-01 (the real sample), EUR 2024-08 (latest),
  * EUR 2023-03 (late publication).
  * The 502 tests use the earliest USD dates so that nothing older is cached for them whatever the order.
@@ -319,6 +325,34 @@ class TipoCambioResourceTest {
         assertProblem(quipu.get("/v1/tipo-cambio", null), 401, "unauthorized");
         assertProblem(quipu.get("/v1/tipo-cambio", quipu.accounts.newKey(Scope.RUC_READ, Scope.UBIGEOS_READ)),
                 403, "forbidden_scope");
+        assertThat(quipu.bcrp.requests()).isEmpty();
+    }
+
+    /**
+     * A proven answer may be served from memory, but never once the rates change: whoever writes them (the ETL, a
+     * BCRP fetch on another instance, an operator), every instance answers the new value.
+     */
+    @Test
+    void a_corrected_rate_is_answered_by_every_instance_once_it_commits() throws Exception {
+        ExchangeRate published = new ExchangeRate(Moneda.USD, LocalDate.parse("2012-03-05"), new BigDecimal("2.681"),
+                new BigDecimal("2.683"), ExchangeRate.FUENTE_BCRP, QuipuExtension.START);
+        quipu.database.jdbi().useTransaction(h ->
+                ExchangeRateWriter.save(h, List.of(published), Moneda.USD, List.of(), QuipuExtension.START));
+        List<QuipuClient> instances = List.of(quipu, quipu.peer());
+        for (QuipuClient instance : instances) {
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<String> response = instance.get("/v1/tipo-cambio?fecha=2012-03-05", key);
+                assertThat(response.body()).contains("\"compra\":2.681");
+            }
+        }
+
+        quipu.database.jdbi().useHandle(h ->
+                h.execute("update exchange_rates set compra = 2.682 where moneda = 'USD' and fecha = '2012-03-05'"));
+
+        for (QuipuClient instance : instances) {
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                    instance.get("/v1/tipo-cambio?fecha=2012-03-05", key).body()).contains("\"compra\":2.682"));
+        }
         assertThat(quipu.bcrp.requests()).isEmpty();
     }
 }

@@ -17,12 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 class RucResourceTest {
@@ -62,6 +64,9 @@ class RucResourceTest {
             update.setString(2, ruc);
             assertThat(update.executeUpdate()).isEqualTo(1);
         }
+        // Every instance hears of the change when it commits (NOTIFY), a few milliseconds later.
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(quipu.body(lookup(ruc)).get("estado").asText()).isEqualTo(estado));
     }
 
     @Nested
