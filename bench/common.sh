@@ -27,6 +27,17 @@ bench_stop_leftover_server() {
   fi
 }
 
+# Exits 1 when something already listens on one of the ports given on 127.0.0.1: a server left there would answer
+# the benchmark's requests in place of the one it starts.
+bench_require_free_ports() {
+  local port
+  for port in "$@"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "bench: port $port is already in use; stop whatever listens there first" >&2; exit 1
+    fi
+  done
+}
+
 sql() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$DB_PORT" -U postgres quipu "$@"; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }

@@ -1,0 +1,472 @@
+#!/usr/bin/env bash
+# Benchmarks the lookup path: GET /v1/ruc/{ruc} right after a start and once warm, POST /v1/ruc/batch, GET
+# /v1/ubigeos?q= and GET /v1/tipo-cambio, against a bare Dropwizard application and nginx serving the very same answer
+# bytes, and the API's memory meanwhile.
+#
+#   ./mvnw -q -B -DskipTests package && bench/lookups.sh
+#
+#   Environment: ROWS (padrón rows, default 200000); SECONDS_RUN (each measurement, default 30); STEADY_WARMUP
+#   (seconds of load between the first 10 s and the steady measurement, in 10 s windows, default 60); THREADS and
+#   CONNECTIONS (wrk -t/-c, default 2 and 64); KEEP=1 keeps the work folder (wrk outputs, logs, Lua scripts, the
+#   answers); JFR=1 records the measured API with JDK Flight Recorder (settings=profile) into WORK/steady.jfr and
+#   keeps the folder. QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as it would a user's.
+#
+# The API under test is always started with `./quipu server config.yml`, so that it runs with the launcher's JVM
+# options (the heap cap, and whatever ./quipu adds later): the benchmark measures what a user gets. In a temporary
+# folder (QUIPU_DATA_DIR), on the embedded PostgreSQL the API starts:
+#   Setup
+#   1. generates a padrón of ROWS rows (./quipu generate-padron, seed 42); starts the API, loads the padrón
+#      (./quipu etl padron), creates a key with the read scopes ruc:read, ubigeos:read and tipo-cambio:read
+#      (./quipu create-key) and lifts its account's limits so that they never bind (the set-plan task);
+#   2. exchange rates: inserts synthetic USD and EUR rates (fuente 'bcrp', as BCRP's captures are written) into
+#      exchange_rates for the last 6 days, today and tomorrow in Lima, so that GET /v1/tipo-cambio (latest) is
+#      answered from the database: a publication dated today needs no question to BCRP, and tomorrow's row keeps
+#      that true should the run cross midnight in Lima. config.yml's bcrp.captureEnabled is true and has no
+#      override, so BCRP_BASE_URL points at a closed local port (http://127.0.0.1:9): the capture the API runs
+#      after its start fails at once and nothing leaves the machine;
+#   3. picks 1,000 random RUCs of the registry (setseed, so the same padrón gives the same RUCs) and writes the wrk
+#      Lua scripts: ruc.lua cycles through them for GET /v1/ruc/{ruc} (each thread from its own place in the list),
+#      batch.lua POSTs {"rucs": [...]} with 100 of them as application/json; every request carries the key;
+#   4. captures with curl the exact answers (which must be 200) of GET /v1/ruc/{the first of them}, GET
+#      /v1/ubigeos?q=lima and GET /v1/tipo-cambio into WORK/answers; stops the API (SIGTERM).
+#   A. Warm-up after a start: starts the API again, times launch to the first 200 of GET /v1/status, then at once
+#      runs 10 s of ruc.lua ("first 10 s"), STEADY_WARMUP s more in 10 s windows (each window's throughput printed),
+#      then the steady measurement of SECONDS_RUN s.
+#   B. Batch: batch.lua with wrk -t1 -c1, 5 s of warm-up, then 15 s measured: p50 and p99 of a 100-RUC batch.
+#   C. GET /v1/ubigeos?q=lima, then GET /v1/tipo-cambio: 10 s of warm-up, then SECONDS_RUN s each.
+#   D. Stops the API. Bare Dropwizard application (bench/bare/BareApp.java compiled with javac against the API's fat
+#      jar, run from that jar's classes with -Xmx256m, Dropwizard's defaults but the ports, bench/bare/bare.yml):
+#      answers the same paths with the captured bytes; the same wrk runs: ruc.lua 20 s of warm-up then SECONDS_RUN,
+#      the ubigeo and tipo-cambio URLs 10 s of warm-up then SECONDS_RUN each. nginx (worker_processes 2, its
+#      access log on, to a file in WORK): the same bytes as static files, 5 s of warm-up then SECONDS_RUN each.
+#      Both must answer exactly the captured bytes (checked with curl before their runs).
+#   E. Memory: the API's RSS (ps, every second) from its launch in A to the end of C; prints its maximum and the
+#      JVM options the API ran with (jcmd VM.command_line).
+#   F. Summary: one line per target with the figure, the ratio and PASS or FAIL, then "targets: N of M met".
+# Every wrk run is wrk -tTHREADS -cCONNECTIONS --latency --timeout 10s (the batch -t1 -c1), one after another:
+# nothing else of the benchmark runs meanwhile but the RSS sampler. p50/p99 are wrk's Latency Distribution; wrk leaves
+# a request that times out out of it (a socket error), hence 10 s rather than its default 2 s, so that the slow
+# answers of a cold start count in the p99 instead of vanishing from it.
+# Exits non-zero when an answer of Quipu is not 2xx/3xx (a correctness failure), when a baseline does not answer
+# its bytes, or when something fails to start; a missed performance target is printed, not an exit status.
+# Figures depend on whatever else the machine runs (API, PostgreSQL, wrk share its CPUs): compare runs made on the
+# same, otherwise idle, machine.
+# Needs wrk, nginx, psql, curl (Debian: apt-get install wrk nginx postgresql-client curl). Ports 18580 (API), 18581
+# (its admin), 18582 (embedded PostgreSQL), 18583 (bare application), 18584 (its admin), 18585 (nginx). Everything
+# started is stopped at the end.
+set -euo pipefail
+
+ROWS=${ROWS:-200000}
+SECONDS_RUN=${SECONDS_RUN:-30}
+STEADY_WARMUP=${STEADY_WARMUP:-60}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-64}
+JFR=${JFR:-0}
+KEEP=${KEEP:-0}
+[ "$JFR" = 1 ] && KEEP=1
+BATCH_SECONDS=15
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+API_PORT=18580
+ADMIN_PORT=18581
+DB_PORT=18582
+BARE_PORT=18583
+BARE_ADMIN_PORT=18584
+NGINX_PORT=18585
+EMAIL=bench-lookups@quipu.test
+UBIGEO_PATH="/v1/ubigeos?q=lima"
+FX_PATH="/v1/tipo-cambio"
+
+for tool in wrk nginx psql curl awk; do
+  command -v "$tool" >/dev/null 2>&1 || {
+    echo "bench: $tool is missing (Debian: apt-get install wrk nginx postgresql-client curl)" >&2; exit 2; }
+done
+. "$REPO/bench/common.sh"
+bench_java
+JAVAC="$JAVA_HOME/bin/javac"
+JCMD="$JAVA_HOME/bin/jcmd"
+[ -x "$JAVAC" ] || { echo "bench: $JAVAC is missing (the bare application is compiled at bench time)" >&2; exit 2; }
+API_JAR="$REPO/api/target/quipu-api.jar"
+bench_require_jars "$API_JAR" "$REPO/etl/target/quipu-etl.jar"
+bench_require_free_ports $API_PORT $ADMIN_PORT $DB_PORT $BARE_PORT $BARE_ADMIN_PORT $NGINX_PORT
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/quipu-bench-lookups.XXXXXX")
+mkdir -p "$WORK/wrk" "$WORK/answers" "$WORK/nginx"
+export QUIPU_DATA_DIR="$WORK/data" QUIPU_PORT=$API_PORT QUIPU_ADMIN_PORT=$ADMIN_PORT QUIPU_EMBEDDED_DB_PORT=$DB_PORT
+# Any call to BCRP fails at once: nothing listens there (see step 2).
+export BCRP_BASE_URL="http://127.0.0.1:9"
+unset DATABASE_URL DATABASE_USER DATABASE_PASSWORD QUIPU_ENV QUIPU_METERING_ENABLED QUIPU_EMBEDDED_DB_SETTINGS
+API_PID=""
+BARE_PID=""
+NGINX_PID=""
+SAMPLER_PID=""
+
+stop_api() {
+  if [ -n "$API_PID" ]; then
+    # SIGTERM: Dropwizard's graceful stop, in which the embedded PostgreSQL stops too.
+    kill -TERM "$API_PID" 2>/dev/null || true
+    wait "$API_PID" 2>/dev/null || true
+    API_PID=""
+  fi
+}
+
+stop_sampler() {
+  if [ -n "$SAMPLER_PID" ]; then
+    kill "$SAMPLER_PID" 2>/dev/null || true
+    wait "$SAMPLER_PID" 2>/dev/null || true
+    SAMPLER_PID=""
+  fi
+}
+
+cleanup() {
+  local rc=$?
+  if [ "$rc" != 0 ]; then
+    for log in etl.log api-setup.log api.log bare.log nginx/error.log; do
+      [ -s "$WORK/$log" ] && { echo "bench: failed ($rc); the end of $log:" >&2; tail -n 15 "$WORK/$log" >&2; }
+    done
+  fi
+  stop_sampler
+  stop_api
+  if [ -n "$BARE_PID" ]; then
+    kill -TERM "$BARE_PID" 2>/dev/null || true
+    wait "$BARE_PID" 2>/dev/null || true
+  fi
+  if [ -n "$NGINX_PID" ]; then
+    kill -QUIT "$NGINX_PID" 2>/dev/null || true
+    wait "$NGINX_PID" 2>/dev/null || true
+  fi
+  bench_stop_leftover_server
+  if [ "$KEEP" = 1 ]; then echo "bench: work folder kept: $WORK" >&2; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+# Starts the API with ./quipu (in the background; ./quipu execs java, so $! is the JVM) and waits for GET /v1/status
+# to answer 200; $1: log name; $2: "sample" starts the RSS sampler at launch. Sets API_PID and STARTUP_S (launch to
+# that first 200).
+start_api() {
+  local t
+  t=$(now)
+  ./quipu server config.yml > "$WORK/$1" 2>&1 &
+  API_PID=$!
+  if [ "${2:-}" = sample ]; then
+    # The API's resident memory, every second, until stop_sampler.
+    ( while kill -0 "$API_PID" 2>/dev/null; do ps -o rss= -p "$API_PID" 2>/dev/null || true; sleep 1; done ) \
+      > "$WORK/rss.txt" &
+    SAMPLER_PID=$!
+  fi
+  for _ in $(seq 1 1800); do
+    if curl -fs -o /dev/null "http://127.0.0.1:$API_PORT/v1/status" 2>/dev/null; then
+      STARTUP_S=$(since "$t")
+      return 0
+    fi
+    kill -0 "$API_PID" 2>/dev/null || { echo "bench: the API did not start" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "bench: the API did not answer within 180 s" >&2; exit 1
+}
+
+# Waits for a baseline to answer its RUC path; $1: port, $2: pid, $3: name.
+await() {
+  for _ in $(seq 1 600); do
+    curl -fs -o /dev/null "http://127.0.0.1:$1/v1/ruc/$RUC" 2>/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || { echo "bench: $3 did not start" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "bench: $3 did not answer within 60 s" >&2; exit 1
+}
+
+# GET on Quipu with the key; $1: path, $2: file for the body. Exits 1 unless the answer is 200.
+fetch_ok() {
+  local code
+  code=$(curl -sS -o "$2" -w '%{http_code}' -H "Authorization: Bearer $KEY" "http://127.0.0.1:$API_PORT$1")
+  [ "$code" = 200 ] || { echo "bench: GET $1 answered $code, not 200:" >&2; head -c 600 "$2" >&2; echo >&2; exit 1; }
+}
+
+# Exits 1 unless the server on port $1 answers path $2 with exactly the bytes of file $3; $4: its name.
+same_bytes() {
+  curl -fsS -H "Authorization: Bearer $KEY" "http://127.0.0.1:$1$2" > "$WORK/check.json"
+  cmp -s "$WORK/check.json" "$3" || { echo "bench: $4 does not answer $2 with the bytes captured from Quipu" >&2; exit 1; }
+}
+
+# Reads a wrk output: "requests/s p50_ms p99_ms non_2xx_3xx socket_errors requests".
+wrk_figures() {
+  awk '
+    function ms(v) {
+      if (v ~ /us$/) return v / 1000
+      if (v ~ /ms$/) return v + 0
+      if (v ~ /[0-9]m$/) return v * 60000
+      if (v ~ /s$/) return v * 1000
+      return v + 0
+    }
+    /Latency Distribution/ { dist = 1; next }
+    dist && $1 == "50%" { p50 = ms($2) }
+    dist && $1 == "99%" { p99 = ms($2); dist = 0 }
+    /requests in/ { n = $1 }
+    /Socket errors:/ { gsub(",", ""); errs = $4 + $6 + $8 + $10 }
+    /Non-2xx or 3xx responses:/ { bad = $NF }
+    /^Requests\/sec:/ { rps = $2 }
+    END { printf "%.0f %.2f %.2f %d %d %d\n", rps, p50, p99, bad, errs, n }' "$1"
+}
+
+QUIPU_BAD=0
+QUIPU_ERRORS=0
+BASE_BAD=0
+# Runs wrk and reads its figures into R_RPS R_P50 R_P99 R_BAD R_ERR R_REQ; the output is kept in WORK/wrk/NAME.txt.
+# $1: quipu | baseline (whose answers other than 2xx/3xx are counted), $2: name, $3: port, $4: seconds,
+# $5: Lua script or "", $6: path; more arguments go to wrk (after -t/-c, so -t1 -c1 there win).
+load() {
+  local who=$1 name=$2 port=$3 seconds=$4 script=$5 path=$6
+  shift 6
+  local out="$WORK/wrk/$name.txt"
+  wrk -t"$THREADS" -c"$CONNECTIONS" --timeout 10s "$@" -d"${seconds}s" --latency ${script:+-s "$script"} \
+    -H "Authorization: Bearer $KEY" "http://127.0.0.1:$port$path" > "$out"
+  read -r R_RPS R_P50 R_P99 R_BAD R_ERR R_REQ < <(wrk_figures "$out")
+  if [ "$who" = quipu ]; then
+    QUIPU_BAD=$((QUIPU_BAD + R_BAD)); QUIPU_ERRORS=$((QUIPU_ERRORS + R_ERR))
+    if ! kill -0 "$API_PID" 2>/dev/null; then
+      local status=0
+      wait "$API_PID" 2>/dev/null || status=$?
+      API_PID=""
+      echo "bench: the API exited (status $status) during $name, without being asked to by this script" \
+        "(143: a SIGTERM from elsewhere); its figures are void" >&2
+      exit 1
+    fi
+  else
+    BASE_BAD=$((BASE_BAD + R_BAD))
+  fi
+  if [ "$R_BAD" != 0 ] || [ "$R_ERR" != 0 ]; then
+    echo "  ($name: $R_BAD answers other than 2xx/3xx, $R_ERR socket errors; see $out)"
+  fi
+}
+
+# a / b with 2 decimals, "n/a" when b is 0.
+quotient() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
+
+cd "$REPO"
+echo "bench: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg), $("$JAVA" -version 2>&1 | head -n 1)," \
+  "wrk -t$THREADS -c$CONNECTIONS, $ROWS rows, ${SECONDS_RUN} s per measurement, work folder $WORK"
+
+# --- Setup 1: padrón, API, load, key
+t=$(now)
+./quipu generate-padron --rows "$ROWS" --out "$WORK/padron.zip" --seed 42
+echo "setup: generated $ROWS rows ($(du -h "$WORK/padron.zip" | cut -f1) zip) in $(since "$t") s"
+start_api api-setup.log
+t=$(now)
+./quipu etl padron --file "$WORK/padron.zip" config.yml 2> "$WORK/etl.log"
+echo "setup: loaded the padrón in $(since "$t") s: $(sql -c "select count(*) from ruc_registry") rows in ruc_registry"
+KEY=$(./quipu create-key --email "$EMAIL" --scopes ruc:read,ubigeos:read,tipo-cambio:read config.yml 2>/dev/null \
+  | tail -n 1)
+# Limits that never bind: the benchmark measures lookups, not refusals.
+curl -fsS -o /dev/null -X POST \
+  "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=$EMAIL&plan=enterprise&monthlyQuota=1000000000000&rateLimitRpm=2000000000"
+
+# --- Setup 2: exchange rates dated up to today in Lima (and tomorrow), so that the latest is answered from them
+sql -c "insert into exchange_rates (moneda, fecha, compra, venta, fuente, capturado_en)
+        select m.moneda, (now() at time zone 'America/Lima')::date + d, m.compra + 0.002 * d, m.venta + 0.002 * d,
+               'bcrp', now()
+          from (values ('USD', 3.741, 3.749), ('EUR', 4.052, 4.163)) as m(moneda, compra, venta)
+          cross join generate_series(-6, 1) as d
+        on conflict (moneda, fecha) do nothing"
+
+# --- Setup 3: RUCs and the wrk scripts
+mapfile -t RUCS < <(sql -c "select setseed(0.42)" -c "select ruc from ruc_registry order by random() limit 1000" \
+  | grep -E '^[0-9]{11}$')
+[ "${#RUCS[@]}" = 1000 ] || { echo "bench: expected 1000 RUCs from ruc_registry, got ${#RUCS[@]}" >&2; exit 1; }
+RUC=${RUCS[0]}
+{
+  echo "-- GET /v1/ruc/{ruc} over 1,000 RUCs of the registry; each thread starts at its own place in the list."
+  echo "local rucs = {"
+  printf '  "%s",\n' "${RUCS[@]}"
+  echo "}"
+  cat <<'EOF'
+local threads = 0
+function setup(thread)
+  thread:set("id", threads)
+  threads = threads + 1
+end
+function init(args)
+  requests = {}
+  for i, ruc in ipairs(rucs) do
+    requests[i] = wrk.format(nil, "/v1/ruc/" .. ruc)
+  end
+  index = (id * 379) % #requests
+end
+function request()
+  index = index % #requests + 1
+  return requests[index]
+end
+EOF
+} > "$WORK/ruc.lua"
+BODY=$(printf '"%s",' "${RUCS[@]:0:100}")
+BODY="{\"rucs\":[${BODY%,}]}"
+printf '%s' "$BODY" > "$WORK/batch.json"
+cat > "$WORK/batch.lua" <<EOF
+-- POST /v1/ruc/batch with 100 RUCs of the registry.
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '$BODY'
+EOF
+
+# --- Setup 4: the answers the baselines serve, and a check of every URL benchmarked
+fetch_ok "/v1/ruc/$RUC" "$WORK/answers/ruc.json"
+fetch_ok "$UBIGEO_PATH" "$WORK/answers/ubigeos.json"
+fetch_ok "$FX_PATH" "$WORK/answers/tipo-cambio.json"
+code=$(curl -sS -o "$WORK/batch-answer.json" -w '%{http_code}' -X POST -H "Authorization: Bearer $KEY" \
+  -H "Content-Type: application/json" --data-binary @"$WORK/batch.json" "http://127.0.0.1:$API_PORT/v1/ruc/batch")
+grep -q '"ok":100' "$WORK/batch-answer.json" && [ "$code" = 200 ] || {
+  echo "bench: POST /v1/ruc/batch answered $code, not 200 with 100 ok:" >&2; head -c 600 "$WORK/batch-answer.json" >&2; exit 1; }
+echo "setup: answers captured: GET /v1/ruc/$RUC $(wc -c < "$WORK/answers/ruc.json") bytes;" \
+  "GET $UBIGEO_PATH $(grep -o '"code"' "$WORK/answers/ubigeos.json" | wc -l) districts, $(wc -c < "$WORK/answers/ubigeos.json") bytes;" \
+  "GET $FX_PATH $(wc -c < "$WORK/answers/tipo-cambio.json") bytes: $(cat "$WORK/answers/tipo-cambio.json")"
+stop_api
+
+# --- A. Warm-up after a start
+echo
+if [ "$JFR" = 1 ]; then
+  export QUIPU_JAVA_OPTS="${QUIPU_JAVA_OPTS:+$QUIPU_JAVA_OPTS }-XX:StartFlightRecording=filename=$WORK/steady.jfr,settings=profile"
+fi
+start_api api.log sample
+echo "A. RUC lookups after a start (./quipu server config.yml): launch to the first 200 of /v1/status in $STARTUP_S s"
+load quipu ruc-first $API_PORT 10 "$WORK/ruc.lua" "/v1/ruc/$RUC"
+FIRST_RPS=$R_RPS FIRST_P99=$R_P99
+echo "   first 10 s: $FIRST_RPS req/s, p50 $R_P50 ms, p99 $FIRST_P99 ms"
+elapsed=10
+window=0
+left=$STEADY_WARMUP
+while [ "$left" -gt 0 ]; do
+  d=$((left < 10 ? left : 10))
+  window=$((window + 1))
+  load quipu "ruc-warmup-$window" $API_PORT "$d" "$WORK/ruc.lua" "/v1/ruc/$RUC"
+  echo "   ${elapsed}-$((elapsed + d)) s: $R_RPS req/s, p99 $R_P99 ms"
+  elapsed=$((elapsed + d))
+  left=$((left - d))
+done
+load quipu ruc-steady $API_PORT "$SECONDS_RUN" "$WORK/ruc.lua" "/v1/ruc/$RUC"
+RUC_RPS=$R_RPS RUC_P50=$R_P50 RUC_P99=$R_P99
+echo "   ruc steady (${elapsed}-$((elapsed + SECONDS_RUN)) s): $RUC_RPS req/s, p50 $RUC_P50 ms, p99 $RUC_P99 ms"
+
+# --- B. Batch, one connection
+load quipu batch-warmup $API_PORT 5 "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
+load quipu batch $API_PORT $BATCH_SECONDS "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
+BATCH_RPS=$R_RPS BATCH_P50=$R_P50 BATCH_P99=$R_P99
+echo "B. POST /v1/ruc/batch, 100 RUCs, wrk -t1 -c1: $BATCH_RPS batches/s, p50 $BATCH_P50 ms, p99 $BATCH_P99 ms"
+
+# --- C. Ubigeo search and the latest exchange rate
+load quipu ubigeo-warmup $API_PORT 10 "" "$UBIGEO_PATH"
+load quipu ubigeo $API_PORT "$SECONDS_RUN" "" "$UBIGEO_PATH"
+UBIGEO_RPS=$R_RPS UBIGEO_P99=$R_P99
+echo "C. GET $UBIGEO_PATH: $UBIGEO_RPS req/s, p50 $R_P50 ms, p99 $UBIGEO_P99 ms"
+load quipu fx-warmup $API_PORT 10 "" "$FX_PATH"
+load quipu fx $API_PORT "$SECONDS_RUN" "" "$FX_PATH"
+FX_RPS=$R_RPS FX_P99=$R_P99
+echo "   GET $FX_PATH: $FX_RPS req/s, p50 $R_P50 ms, p99 $FX_P99 ms"
+
+# --- E (measured over A-C). Memory and JVM options, then the API stops.
+stop_sampler
+RSS_MAX_MB=$(awk '$1 > max { max = $1 } END { printf "%.0f", max / 1024 }' "$WORK/rss.txt")
+RSS_SAMPLES=$(grep -c . "$WORK/rss.txt" || true)
+JVM_ARGS=$("$JCMD" "$API_PID" VM.command_line 2>/dev/null | sed -n 's/^jvm_args: *//p' | sed 's/ *$//' || true)
+[ -n "$JVM_ARGS" ] || JVM_ARGS="(jcmd failed) $(ps -o args= -p "$API_PID")"
+stop_api
+
+# --- D. Baselines: the bare Dropwizard application, then nginx
+"$JAVAC" -nowarn -cp "$API_JAR" -d "$WORK/bare-classes" bench/bare/BareApp.java
+"$JAVA" -Xmx256m -Dbare.dir="$WORK/answers" -cp "$API_JAR:$WORK/bare-classes" BareApp server bench/bare/bare.yml \
+  > "$WORK/bare.log" 2>&1 &
+BARE_PID=$!
+await $BARE_PORT "$BARE_PID" "the bare application"
+same_bytes $BARE_PORT "/v1/ruc/$RUC" "$WORK/answers/ruc.json" "the bare application"
+same_bytes $BARE_PORT "$UBIGEO_PATH" "$WORK/answers/ubigeos.json" "the bare application"
+same_bytes $BARE_PORT "$FX_PATH" "$WORK/answers/tipo-cambio.json" "the bare application"
+echo
+echo "D. Bare Dropwizard application (java -Xmx256m, the API jar's classes), the same answer bytes:"
+load baseline bare-ruc-warmup $BARE_PORT 20 "$WORK/ruc.lua" "/v1/ruc/$RUC"
+load baseline bare-ruc $BARE_PORT "$SECONDS_RUN" "$WORK/ruc.lua" "/v1/ruc/$RUC"
+BARE_RUC_RPS=$R_RPS
+echo "   ruc: $BARE_RUC_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
+load baseline bare-ubigeo-warmup $BARE_PORT 10 "" "$UBIGEO_PATH"
+load baseline bare-ubigeo $BARE_PORT "$SECONDS_RUN" "" "$UBIGEO_PATH"
+BARE_UBIGEO_RPS=$R_RPS
+echo "   ubigeo: $BARE_UBIGEO_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
+load baseline bare-fx-warmup $BARE_PORT 10 "" "$FX_PATH"
+load baseline bare-fx $BARE_PORT "$SECONDS_RUN" "" "$FX_PATH"
+BARE_FX_RPS=$R_RPS
+echo "   tipo-cambio: $BARE_FX_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
+kill -TERM "$BARE_PID"; wait "$BARE_PID" 2>/dev/null || true; BARE_PID=""
+
+{
+  [ "$(id -u)" = 0 ] && echo "user root;"
+  echo "worker_processes 2;"
+  echo "pid $WORK/nginx/nginx.pid;"
+  echo "error_log $WORK/nginx/error.log;"
+  echo "events { worker_connections 1024; }"
+  echo "http {"
+  echo "  types { application/json json; }"
+  echo "  access_log $WORK/nginx/access.log;"
+  for t in client_body proxy fastcgi uwsgi scgi; do echo "  ${t}_temp_path $WORK/nginx/$t;"; done
+  echo "  server {"
+  echo "    listen 127.0.0.1:$NGINX_PORT;"
+  echo "    root $WORK/answers;"
+  echo "    location ^~ /v1/ruc/ { try_files /ruc.json =404; }"
+  echo "    location = /v1/ubigeos { try_files /ubigeos.json =404; }"
+  echo "    location = /v1/tipo-cambio { try_files /tipo-cambio.json =404; }"
+  echo "  }"
+  echo "}"
+} > "$WORK/nginx/nginx.conf"
+nginx -p "$WORK/nginx" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' \
+  2> "$WORK/nginx/stderr.log" &
+NGINX_PID=$!
+await $NGINX_PORT "$NGINX_PID" nginx
+same_bytes $NGINX_PORT "/v1/ruc/$RUC" "$WORK/answers/ruc.json" nginx
+same_bytes $NGINX_PORT "$UBIGEO_PATH" "$WORK/answers/ubigeos.json" nginx
+same_bytes $NGINX_PORT "$FX_PATH" "$WORK/answers/tipo-cambio.json" nginx
+echo "   nginx (worker_processes 2, access log on), the same bytes as static files:"
+load baseline nginx-ruc-warmup $NGINX_PORT 5 "$WORK/ruc.lua" "/v1/ruc/$RUC"
+load baseline nginx-ruc $NGINX_PORT "$SECONDS_RUN" "$WORK/ruc.lua" "/v1/ruc/$RUC"
+NGINX_RUC_RPS=$R_RPS
+echo "   ruc: $NGINX_RUC_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
+load baseline nginx-ubigeo $NGINX_PORT "$SECONDS_RUN" "" "$UBIGEO_PATH"
+echo "   ubigeo: $R_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
+load baseline nginx-fx $NGINX_PORT "$SECONDS_RUN" "" "$FX_PATH"
+echo "   tipo-cambio: $R_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
+kill -QUIT "$NGINX_PID"; wait "$NGINX_PID" 2>/dev/null || true; NGINX_PID=""
+
+echo
+echo "E. API max RSS over A-C: $RSS_MAX_MB MB ($RSS_SAMPLES samples, one a second)"
+echo "   API JVM options: $JVM_ARGS"
+[ "$JFR" = 1 ] && echo "   JFR recording of A-C: $WORK/steady.jfr ($(du -h "$WORK/steady.jfr" 2>/dev/null | cut -f1 || echo missing))"
+
+# --- F. Summary
+TARGETS=0
+MET=0
+# $1: what, $2: the figures, $3: the value compared, $4: >= or <=, $5: the limit, $6: how the target reads
+target() {
+  local result
+  result=$(awk -v v="$3" -v op="$4" -v l="$5" 'BEGIN {
+    if (v == "n/a") { print "FAIL"; exit }
+    print ((op == ">=" ? v + 0 >= l + 0 : v + 0 <= l + 0) ? "PASS" : "FAIL") }')
+  TARGETS=$((TARGETS + 1))
+  [ "$result" = PASS ] && MET=$((MET + 1))
+  printf '  %-31s %-36s %-13s %s\n' "$1" "$2" "$6" "$result"
+}
+echo
+echo "F. Summary (wrk -t$THREADS -c$CONNECTIONS, ${SECONDS_RUN} s per measurement, $(nproc) CPUs, load average now" \
+  "$(cut -d' ' -f1-3 /proc/loadavg))"
+R=$(quotient "$RUC_RPS" "$BARE_RUC_RPS")
+target "ruc steady / bare" "$RUC_RPS / $BARE_RUC_RPS req/s = $R" "$R" ">=" 0.60 ">= 0.60"
+printf '  %-31s %-36s %-13s %s\n' "ruc steady / nginx (ceiling)" \
+  "$RUC_RPS / $NGINX_RUC_RPS req/s = $(quotient "$RUC_RPS" "$NGINX_RUC_RPS")" "" "(shown)"
+target "ruc steady p99" "$RUC_P99 ms" "$RUC_P99" "<=" 20 "<= 20 ms"
+R=$(quotient "$FIRST_RPS" "$RUC_RPS")
+target "first 10 s / ruc steady" "$FIRST_RPS / $RUC_RPS req/s = $R" "$R" ">=" 0.50 ">= 0.50"
+target "first 10 s p99" "$FIRST_P99 ms" "$FIRST_P99" "<=" 50 "<= 50 ms"
+target "batch (100 RUCs) p50" "$BATCH_P50 ms" "$BATCH_P50" "<=" 3 "<= 3 ms"
+target "batch (100 RUCs) p99" "$BATCH_P99 ms" "$BATCH_P99" "<=" 10 "<= 10 ms"
+R=$(quotient "$UBIGEO_RPS" "$BARE_UBIGEO_RPS")
+target "ubigeo / bare-ubigeo" "$UBIGEO_RPS / $BARE_UBIGEO_RPS req/s = $R" "$R" ">=" 0.60 ">= 0.60"
+R=$(quotient "$FX_RPS" "$BARE_FX_RPS")
+target "tipo-cambio / bare-tipo-cambio" "$FX_RPS / $BARE_FX_RPS req/s = $R" "$R" ">=" 0.60 ">= 0.60"
+target "API max RSS" "$RSS_MAX_MB MB" "$RSS_MAX_MB" "<=" 512 "<= 512 MB"
+echo "targets: $MET of $TARGETS met"
+echo "answers of Quipu other than 2xx/3xx: $QUIPU_BAD (must be 0); socket errors against Quipu: $QUIPU_ERRORS;" \
+  "baselines' answers other than 2xx/3xx: $BASE_BAD (must be 0)"
+[ "$QUIPU_BAD" = 0 ] && [ "$BASE_BAD" = 0 ]
