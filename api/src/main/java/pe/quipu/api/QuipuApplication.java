@@ -337,7 +337,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.lifecycle().manage(notifications);
         environment.lifecycle().manage(denylist);
         environment.lifecycle().manage(ubigeos);
-        environment.jersey().register(new UbigeoResource(ubigeos));
+        environment.jersey().register(new UbigeoResource(ubigeos, json));
         delivery.forEach(environment.lifecycle()::manage);
 
         // RUCs: recent answers are kept in memory, and dropped on every change to the registry, from any writer.

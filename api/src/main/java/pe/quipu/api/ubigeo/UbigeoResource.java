@@ -1,5 +1,9 @@
 package pe.quipu.api.ubigeo;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dropwizard.auth.Auth;
@@ -20,6 +24,7 @@ import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.core.ubigeo.Ubigeo;
+import pe.quipu.core.ubigeo.UbigeoCatalogue;
 import pe.quipu.core.ubigeo.UbigeoPage;
 import pe.quipu.core.ubigeo.UbigeoQuery;
 
@@ -48,10 +53,36 @@ public final class UbigeoResource {
     private static final int MIN_Q = 2;
     private static final int MAX_Q = 80;
 
-    private final UbigeoDirectory directory;
+    /** Serialised pages kept: a few hundred typical searches. */
+    private static final long PAGES_BYTES = 4L << 20;
 
-    public UbigeoResource(UbigeoDirectory directory) {
+    private final UbigeoDirectory directory;
+    private final ObjectMapper json;
+    /**
+     * Pages already written, by catalogue and query: a catalogue is never changed, only replaced, so a page of the
+     * catalogue in service is exact; the pages of a replaced one are never asked for again and age out.
+     */
+    private final Cache<Page, byte[]> pages = Caffeine.newBuilder()
+            .maximumWeight(PAGES_BYTES)
+            .weigher((Page page, byte[] bytes) -> bytes.length + 200)
+            .build();
+
+    private record Page(UbigeoCatalogue catalogue, UbigeoQuery query) {
+        // A catalogue is compared by identity: the same object, the same data.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Page other && other.catalogue == catalogue && other.query.equals(query);
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(catalogue) * 31 + query.hashCode();
+        }
+    }
+
+    public UbigeoResource(UbigeoDirectory directory, ObjectMapper json) {
         this.directory = directory;
+        this.json = json;
     }
 
     @GET
@@ -74,9 +105,23 @@ public final class UbigeoResource {
         String cursor = code(parameters, "cursor", 6);
         int limit = limit(parameters.get("limit"));
 
-        UbigeoPage page = directory.catalogue().search(new UbigeoQuery(q, departamento, provincia, cursor, limit));
-        List<UbigeoJson> items = page.items().stream().map(UbigeoJson::of).toList();
-        return cacheable(new UbigeoList(items, page.nextCursor()));
+        UbigeoCatalogue catalogue = directory.catalogue();
+        UbigeoQuery query = new UbigeoQuery(q, departamento, provincia, cursor, limit);
+        byte[] body = pages.get(new Page(catalogue, query), asked -> {
+            UbigeoPage page = catalogue.search(query);
+            List<UbigeoJson> items = page.items().stream().map(UbigeoJson::of).toList();
+            return write(new UbigeoList(items, page.nextCursor()));
+        });
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE).header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL)
+                .build();
+    }
+
+    private byte[] write(UbigeoList list) {
+        try {
+            return json.writeValueAsBytes(list);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a page of ubigeos always serialises", e);
+        }
     }
 
     @GET
