@@ -68,12 +68,14 @@ public final class UsageMeter {
             AccountUsage usage = current(limits.accountId(), now);
             SyncWaiter waiter = sync;
             boolean mayWait = waits < MAX_SYNC_WAITS && waiter != null;
+            Instant monthStart = Subscriptions.monthStart(now);
+            Instant minuteStart = minuteStart(now);
             synchronized (usage) {
                 if (usage.evicted) {
                     continue;
                 }
                 usage.lastUsedNanos = System.nanoTime();
-                usage.roll(Subscriptions.monthStart(now), minuteStart(now), retired::add);
+                usage.roll(monthStart, minuteStart, retired::add);
                 Counter minute = usage.minute;
                 Counter month = usage.month;
                 if (!mayWait || month.known && minute.known) {

@@ -36,8 +36,24 @@ public final class Subscriptions {
 
     /** The first instant of the Lima calendar month {@code now} falls in. */
     public static Instant monthStart(Instant now) {
-        return LocalDate.ofInstant(now, LIMA).withDayOfMonth(1).atStartOfDay(LIMA).toInstant();
+        // Asked on every metered request: the month last computed answers until it ends.
+        Month known = lastMonth;
+        if (known.contains(now)) {
+            return known.start();
+        }
+        Instant start = LocalDate.ofInstant(now, LIMA).withDayOfMonth(1).atStartOfDay(LIMA).toInstant();
+        lastMonth = new Month(start, nextMonthStart(now));
+        return start;
     }
+
+    /** A Lima calendar month, {@code [start, end)}. */
+    private record Month(Instant start, Instant end) {
+        boolean contains(Instant now) {
+            return !now.isBefore(start) && now.isBefore(end);
+        }
+    }
+
+    private static volatile Month lastMonth = new Month(Instant.EPOCH, Instant.EPOCH);
 
     public static String newId() {
         char[] id = new char[24];
