@@ -45,7 +45,7 @@ public final class QuipuEtl {
     public static final int BUSY = 4;
 
     private static final String USAGE_TEXT = """
-            usage: java -jar etl/target/quipu-etl.jar <job> [options] config.yml
+            usage: ./quipu etl <job> [options] config.yml   (runs etl/target/quipu-etl.jar on a JDK 25)
               padron            --file PATH (.zip or .txt) | --url URL    SUNAT padrón reducido -> RUC registry
               padron-extendido  --file PATH | --url URL                   SUNAT PadronRUC CSV -> tipo, ciiu
               ubigeo            [--file PATH] (default: the bundled INEI file)
