@@ -39,6 +39,7 @@ import pe.quipu.api.accounts.TokenDenylist;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.audit.AuditRetention;
 import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.auth.Scope;
 import pe.quipu.api.auth.BearerAuthenticator;
 import pe.quipu.api.auth.BearerHeaderAuthFilter;
 import pe.quipu.api.auth.QuipuPrincipal;
@@ -53,6 +54,7 @@ import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
 import pe.quipu.api.fx.TipoCambioResource;
 import pe.quipu.api.http.CredentialPlacement;
+import pe.quipu.api.http.WarmUp;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Problem;
 import pe.quipu.api.http.ProblemErrorHandler;
@@ -113,6 +115,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 /** Quipu's API. {@link #run} reads as the wiring diagram of the service. */
 public class QuipuApplication extends Application<QuipuConfiguration> {
@@ -344,8 +347,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         ExactCache<String, RucAnswers.Answer> rucCache = RucAnswers.cache(notifications::isListening,
                 configuration.getRuc().getAnswerCache().toBytes());
         notifications.on(RegistryChanges.CHANNEL, payload -> rucCache.changed(), rucCache::changed);
-        environment.jersey().register(new RucResource(new RucAnswers(new RucRegistry(jdbi), json, rucCache), json,
-                limits));
+        RucRegistry registry = new RucRegistry(jdbi);
+        environment.jersey().register(new RucResource(new RucAnswers(registry, json, rucCache), json, limits));
 
         // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule. Dates
         // before a series starts, and dates BCRP recently said have nothing on or before them, are 404 at once.
@@ -359,6 +362,28 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new TipoCambioResource(exchangeRates));
         environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.captureInterval(),
                 bcrp.captureEnabled()));
+
+        // Before the connectors open, the lookups run for a few seconds in memory, so that the first clients after a
+        // start are served at speed (a bean added after the handlers: Jetty starts the connectors last).
+        WarmUp warmUp = new WarmUp(environment.getApplicationContext(), configuration.getWarmUp().toJavaDuration(),
+                () -> {
+                    String secret = ApiKeySecret.generate().reveal();
+                    return new WarmUp.Key(secret, apiKeys.admitInMemory(secret, new ApiKeyPrincipal(UUID.randomUUID(),
+                            ApiKeyPrincipal.WARM_UP_ACCOUNT, "qk_live_warm", Set.of(Scope.RUC_READ, Scope.UBIGEOS_READ),
+                            null)));
+                },
+                () -> registry.sample(200));
+        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "requests"), warmUp::requests);
+        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "failures"), warmUp::failures);
+        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "millis"), warmUp::millis);
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle server) {
+                if (server instanceof Server jetty) {
+                    jetty.addBean(warmUp);
+                }
+            }
+        });
     }
 
     /** How new webhook URLs' hosts are resolved; tests resolve names of their own. */

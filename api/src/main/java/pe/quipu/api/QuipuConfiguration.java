@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
@@ -23,6 +25,7 @@ import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
 
 import java.util.LinkedHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 
 /**
@@ -79,6 +82,12 @@ public class QuipuConfiguration extends Configuration
     @NotNull
     @JsonProperty
     private RucSettings ruc = new RucSettings();
+
+    /** How long the lookups run in memory at start-up, before the connectors open ({@code http.WarmUp}); 0s: none. */
+    @NotNull
+    @MaxDuration(value = 2, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration warmUp = Duration.seconds(0);
 
     @Valid
     @NotNull
@@ -159,6 +168,10 @@ public class QuipuConfiguration extends Configuration
 
     public RucSettings getRuc() {
         return ruc;
+    }
+
+    public Duration getWarmUp() {
+        return warmUp;
     }
 
     public SubscriptionsSettings getSubscriptions() {

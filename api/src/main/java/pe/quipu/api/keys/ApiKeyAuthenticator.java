@@ -63,6 +63,16 @@ public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPr
         return Optional.of(principal);
     }
 
+    /**
+     * Makes {@code secret} a key of {@code principal} in this process's memory only, until the returned action
+     * runs: for the start-up warm-up ({@code pe.quipu.api.http.WarmUp}), before any connector is open.
+     */
+    public Runnable admitInMemory(String secret, ApiKeyPrincipal principal) {
+        String cacheKey = HexFormat.of().formatHex(ApiKeySecret.hashOf(secret));
+        cache.put(cacheKey, principal);
+        return () -> cache.invalidate(cacheKey);
+    }
+
     /** Forgets the key with this hash (hex), as told by a notification. */
     void evict(String hashHex) {
         cache.invalidate(hashHex);

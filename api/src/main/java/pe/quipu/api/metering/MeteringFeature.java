@@ -55,8 +55,8 @@ public final class MeteringFeature implements DynamicFeature {
 
         @Override
         public void filter(ContainerRequestContext request) {
-            if (!(request.getSecurityContext().getUserPrincipal() instanceof ApiKeyPrincipal key)) {
-                return; // refused before: no key, or not a key
+            if (!(request.getSecurityContext().getUserPrincipal() instanceof ApiKeyPrincipal key) || key.warmUp()) {
+                return; // refused before (no key, or not a key), or the start-up warm-up's, which counts nothing
             }
             AccountLimits account = limits.get(key.accountId())
                     .orElseThrow(() -> new Unauthenticated("This key's account no longer exists"));

@@ -10,6 +10,7 @@ import pe.quipu.core.ruc.Ruc;
 import java.time.OffsetDateTime;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -52,6 +53,14 @@ public final class RucRegistry {
                 .bind("ruc", ruc.value())
                 .map(RECORD)
                 .findOne());
+    }
+
+    /** Up to {@code n} RUCs of the registry, whichever the index gives first (for the start-up warm-up). */
+    public List<String> sample(int n) {
+        return jdbi.withHandle(h -> h.createQuery("select ruc from ruc_registry limit :n")
+                .bind("n", n)
+                .mapTo(String.class)
+                .list());
     }
 
     /**

@@ -191,6 +191,8 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         settings.put("server.adminConnectors[0].port", "0");
         settings.put("bcrp.baseUrl", bcrp.baseUrl());
         settings.put("bcrp.captureEnabled", "false");
+        // Each start would otherwise spend config.yml's warm-up; WarmUpTest turns it on.
+        settings.put("warmUp", "0s");
         settings.put("auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS);
         // Every test signs up from 127.0.0.1 and many tests work one account hard: SignupAndKeyThrottleTest sets
         // these low with with(...).
