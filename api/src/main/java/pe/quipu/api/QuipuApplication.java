@@ -359,7 +359,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         ExchangeRateService exchangeRates = new ExchangeRateService(new ExchangeRateStore(jdbi),
                 new BcrpClient(bcrp, clock), clock, bcrp.captureInterval(), bcrp.seriesStarts(),
                 bcrp.emptyAnswerMemory(), provenRates);
-        environment.jersey().register(new TipoCambioResource(exchangeRates));
+        environment.jersey().register(new TipoCambioResource(exchangeRates, json));
         environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.captureInterval(),
                 bcrp.captureEnabled()));
 

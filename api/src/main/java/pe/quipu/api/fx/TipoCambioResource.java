@@ -1,5 +1,9 @@
 package pe.quipu.api.fx;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.dropwizard.auth.Auth;
@@ -41,9 +45,13 @@ public final class TipoCambioResource {
     private static final Pattern ISO_DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
     private final ExchangeRateService rates;
+    private final ObjectMapper json;
+    /** Answers already written, by the rate they say: a rate's fields are its value, so a changed rate is a new key. */
+    private final Cache<ExchangeRate, byte[]> written = Caffeine.newBuilder().maximumSize(2_000).build();
 
-    public TipoCambioResource(ExchangeRateService rates) {
+    public TipoCambioResource(ExchangeRateService rates, ObjectMapper json) {
         this.rates = rates;
+        this.json = json;
     }
 
     @GET
@@ -53,10 +61,18 @@ public final class TipoCambioResource {
         Moneda moneda = moneda(query.get("moneda"));
         Optional<LocalDate> fecha = fecha(query.get("fecha"));
         ExchangeRate rate = rates.rate(moneda, fecha);
-        return Response.ok(new TipoCambio(rate.fecha(), rate.compra(), rate.venta(), rate.fuente(),
-                        rate.moneda().name(), rate.capturadoEn()))
+        return Response.ok(written.get(rate, this::write), MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL)
                 .build();
+    }
+
+    private byte[] write(ExchangeRate rate) {
+        try {
+            return json.writeValueAsBytes(new TipoCambio(rate.fecha(), rate.compra(), rate.venta(), rate.fuente(),
+                    rate.moneda().name(), rate.capturadoEn()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an exchange rate always serialises", e);
+        }
     }
 
     /** Exactly "USD" or "EUR", as the spec spells them: "usd" is refused rather than guessed at. */
