@@ -97,6 +97,7 @@ import pe.quipu.api.ruc.SamplePadronCommand;
 import pe.quipu.api.status.DataFreshness;
 import pe.quipu.api.status.FreshnessHealthCheck;
 import pe.quipu.api.status.StatusResource;
+import pe.quipu.api.training.TrainCommand;
 import pe.quipu.api.ubigeo.UbigeoDirectory;
 import pe.quipu.api.ubigeo.UbigeoResource;
 import pe.quipu.api.webhooks.DeliverCommand;
@@ -159,6 +160,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         bootstrap.addCommand(new SamplePadronCommand<>(QuipuConfiguration.class, clock));
         bootstrap.addCommand(new GenerateSigningKeyCommand());
         bootstrap.addCommand(new DeliverCommand<>(QuipuConfiguration.class, clock));
+        bootstrap.addCommand(new TrainCommand<>(this, clock, outbox, operatorAudit));
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {

@@ -19,6 +19,7 @@ import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.SubscriptionsSettings;
 import pe.quipu.api.privacy.PrivacySettings;
 import pe.quipu.api.status.FreshnessSettings;
+import pe.quipu.api.training.TrainCommand;
 import pe.quipu.api.webhooks.DeliverCommand;
 import pe.quipu.api.webhooks.WebhooksSettings;
 import pe.quipu.core.db.DatabaseSettings;
@@ -35,7 +36,7 @@ import java.util.Map;
  */
 @JsonIgnoreProperties({"etl"})
 public class QuipuConfiguration extends Configuration
-        implements OperatorCommand.DatabaseConfigured, DeliverCommand.Configured {
+        implements OperatorCommand.DatabaseConfigured, DeliverCommand.Configured, TrainCommand.Configured {
 
     @NotNull
     @Pattern(regexp = "development|production", message = "must be development or production (QUIPU_ENV)")
@@ -141,6 +142,7 @@ public class QuipuConfiguration extends Configuration
         return database;
     }
 
+    @Override
     public BcrpSettings getBcrp() {
         return bcrp;
     }

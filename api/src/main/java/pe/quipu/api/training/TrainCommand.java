@@ -1,0 +1,201 @@
+package pe.quipu.api.training;
+
+import io.dropwizard.core.Application;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.cli.ServerCommand;
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.core.server.ServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jetty.ConnectorFactory;
+import io.dropwizard.jetty.HttpConnectorFactory;
+import io.dropwizard.lifecycle.ServerLifecycleListener;
+import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
+import org.eclipse.jetty.server.Server;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import pe.quipu.api.audit.AuditLog;
+import pe.quipu.api.db.OperatorCommand;
+import pe.quipu.api.plans.PlanSettings;
+import pe.quipu.core.db.QuipuDatabase;
+import pe.quipu.core.db.QuipuJdbi;
+import pe.quipu.core.events.EventOutbox;
+import pe.quipu.core.fx.BcrpSettings;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/**
+ * {@code train config.yml}: a training run for the JVM's ahead-of-time cache ({@code ./quipu} runs it with
+ * {@code -XX:AOTCacheOutput}, docs/aot-cache.md). It starts the real API in this process, as {@code server} does,
+ * on a throwaway embedded PostgreSQL in a temporary folder and on free loopback ports, loads the bundled padrón
+ * sample and a few days of rates, creates an account and a key with every read scope (lifting its limits through
+ * the set-plan task), and sends real requests at itself from several clients for a while, checking every answer.
+ * Then it stops the server, deletes the folder and returns, so that the JVM exits normally and writes the cache.
+ *
+ * <p>Nothing reaches beyond the machine: BCRP's capture is off and BCRP's address is a closed local port, so that an
+ * unexpected fetch fails instead of going out. The configured database is never touched. Any answer other than the
+ * one expected fails the run (an exception, which makes the JVM exit 1).
+ */
+public final class TrainCommand<C extends Configuration & TrainCommand.Configured> extends ServerCommand<C> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TrainCommand.class);
+    /** Dropwizard's default prefix for configuration values given as system properties. */
+    private static final String OVERRIDE_PREFIX = "dw.";
+    /** Nothing listens there (the discard port, closed on any sane host): a BCRP fetch fails at once. */
+    static final String CLOSED_BCRP_URL = "http://127.0.0.1:9/estadisticas/series/api";
+
+    /** What the training needs of the configuration. */
+    public interface Configured extends OperatorCommand.DatabaseConfigured {
+        BcrpSettings getBcrp();
+
+        Map<String, PlanSettings> getPlans();
+    }
+
+    private final Clock clock;
+    private final EventOutbox outbox;
+    private final AuditLog audit;
+    private Path workDirectory;
+
+    public TrainCommand(Application<C> application, Clock clock, EventOutbox outbox, AuditLog audit) {
+        super(application, "train", "Run the API in-process against a throwaway database and load it with requests"
+                + " (the training run of the JVM's ahead-of-time cache)");
+        this.clock = clock;
+        this.outbox = outbox;
+        this.audit = audit;
+    }
+
+    @Override
+    public void configure(Subparser subparser) {
+        super.configure(subparser);
+        subparser.addArgument("--seconds").type(Integer.class).setDefault(TrainingLoad.DEFAULT_SECONDS)
+                .help("how long to send requests (default " + TrainingLoad.DEFAULT_SECONDS + ")");
+        subparser.addArgument("--clients").type(Integer.class).setDefault(TrainingLoad.DEFAULT_CLIENTS)
+                .help("concurrent clients (default " + TrainingLoad.DEFAULT_CLIENTS + ")");
+    }
+
+    /**
+     * Isolates the run before config.yml is read: a development instance on an embedded server in a temporary folder,
+     * with a signing key of its own there, and BCRP out of reach. Ports are set once the file is read.
+     */
+    @Override
+    public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
+        workDirectory = Files.createTempDirectory("quipu-train");
+        Map<String, String> overrides = Map.of(
+                "environment", "development",
+                "database.url", "",
+                "database.embeddedDataDirectory", workDirectory.resolve("postgres").toString(),
+                "database.embeddedPort", "0",
+                "database.embeddedServerSettings", "",
+                "auth.signingKeyFile", "",
+                "auth.developmentSigningKeyFile", workDirectory.resolve("jwt-signing-key.json").toString(),
+                "bcrp.captureEnabled", "false",
+                "bcrp.baseUrl", CLOSED_BCRP_URL);
+        overrides.forEach((name, value) -> System.setProperty(OVERRIDE_PREFIX + name, value));
+        try {
+            super.run(bootstrap, namespace);
+        } finally {
+            overrides.keySet().forEach(name -> System.clearProperty(OVERRIDE_PREFIX + name));
+            deleteRecursively(workDirectory);
+        }
+    }
+
+    @Override
+    protected void run(Bootstrap<C> bootstrap, Namespace namespace, C configuration) throws Exception {
+        // The system properties above are read by Dropwizard's default configuration factory; refuse to go on if
+        // another factory ignored them, rather than train against the configured database or BCRP.
+        if (configuration.getDatabase().external()
+                || !configuration.getDatabase().embeddedDataDirectory().startsWith(workDirectory)
+                || configuration.getBcrp().captureEnabled() || !configuration.getBcrp().baseUrl().equals(CLOSED_BCRP_URL)) {
+            throw new IllegalStateException("train: the configuration could not be isolated (a database of its own,"
+                    + " BCRP off); nothing was started");
+        }
+        onLoopbackFreePorts(configuration.getServerFactory());
+        super.run(bootstrap, namespace, configuration);
+    }
+
+    @Override
+    protected void run(Environment environment, Namespace namespace, C configuration) throws Exception {
+        AtomicReference<Server> started = new AtomicReference<>();
+        environment.lifecycle().addServerLifecycleListener(started::set);
+        long t0 = System.nanoTime();
+        super.run(environment, namespace, configuration);
+        Server server = started.get();
+        try {
+            if (server == null) {
+                throw new IllegalStateException("train: the server did not start");
+            }
+            Ports ports = ports(server);
+            LOG.info("train: the API started in {} ms on 127.0.0.1:{} (admin {})",
+                    Duration.ofNanos(System.nanoTime() - t0).toMillis(), ports.application(), ports.admin());
+            TrainingData data = new TrainingData(clock, outbox, audit);
+            String key;
+            try (QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "train")) {
+                key = data.load(QuipuJdbi.connectingTo(database, "train"));
+            }
+            TrainingLoad load = new TrainingLoad(ports.application(), ports.admin(), key,
+                    TrainingData.largestBatchPlan(configuration.getPlans()), environment.getObjectMapper(),
+                    data.today());
+            TrainingLoad.Summary summary = load.run(Duration.ofSeconds(namespace.getInt("seconds")),
+                    namespace.getInt("clients"));
+            LOG.info("train: {}", summary);
+        } finally {
+            if (server != null) {
+                server.stop();
+            }
+        }
+        LOG.info("train: done in {} s", Duration.ofNanos(System.nanoTime() - t0).toSeconds());
+    }
+
+    private record Ports(int application, int admin) {
+    }
+
+    private static Ports ports(Server server) {
+        ServerLifecycleListener ports = s -> {
+        };
+        return new Ports(ports.getLocalPort(server), ports.getAdminPort(server));
+    }
+
+    /** Every HTTP connector on 127.0.0.1 and a port the system picks, so that a running instance is never in the way. */
+    private static void onLoopbackFreePorts(ServerFactory serverFactory) {
+        if (!(serverFactory instanceof DefaultServerFactory server)) {
+            throw new IllegalStateException("train: needs the default server (application and admin connectors), not "
+                    + serverFactory.getClass().getSimpleName());
+        }
+        List<ConnectorFactory> connectors = new ArrayList<>(server.getApplicationConnectors());
+        connectors.addAll(server.getAdminConnectors());
+        for (ConnectorFactory connector : connectors) {
+            if (!(connector instanceof HttpConnectorFactory http)) {
+                throw new IllegalStateException("train: a connector of type " + connector.getClass().getSimpleName()
+                        + " cannot be moved to a free port");
+            }
+            http.setBindHost("127.0.0.1");
+            http.setPort(0);
+        }
+    }
+
+    /** Best effort: a folder left behind in the temporary directory must not hide why a run failed. */
+    private static void deleteRecursively(Path directory) {
+        if (directory == null || !Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("train: could not delete {}: {}", directory, e.toString());
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package pe.quipu.api.training;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import pe.quipu.api.plans.PlanSettings;
+import pe.quipu.core.ruc.Ruc;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The training run of the JVM's AOT cache ({@code ./quipu} runs it once per build): in a JVM of its own, as the
+ * launcher runs it, it must exit 0 and leave a cache that a later JVM maps and loads Quipu's classes from; a cache the
+ * JVM cannot read must not stop a start; and a training whose requests fail must fail.
+ */
+class TrainCommandTest {
+
+    private static final Duration TRAINING_LIMIT = Duration.ofMinutes(3);
+    private static final List<String> JVM = List.of("-Xmx256m");
+
+    @TempDir
+    Path work;
+
+    private final List<Process> children = new ArrayList<>();
+    private HttpServer stub;
+
+    @AfterEach
+    void cleanUp() throws InterruptedException {
+        for (Process child : children) {
+            if (child.isAlive()) {
+                child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+            }
+        }
+        if (stub != null) {
+            stub.stop(0);
+        }
+    }
+
+    @Test
+    void a_training_run_writes_a_cache_that_a_later_jvm_loads_quipus_classes_from() throws Exception {
+        String classPath = jarredClassPath();
+        Path cache = work.resolve("quipu-api.aot");
+        Path trainingLog = work.resolve("train.log");
+
+        int trained = run(trainingLog, TRAINING_LIMIT, classPath, List.of("-XX:AOTCacheOutput=" + cache),
+                "train", "--seconds", "3", "--clients", "4", config());
+
+        String training = Files.readString(trainingLog);
+        assertThat(trained).as(training).isZero();
+        assertThat(training).contains("train: the API started").containsPattern("train: \\d+ requests in");
+        assertThat(cache).as(training).isRegularFile();
+        assertThat(Files.size(cache)).isGreaterThan(1 << 20);
+
+        // AOTMode=on: a JVM that cannot use the cache exits with an error instead of going on without it.
+        Path useLog = work.resolve("use.log");
+        int used = run(useLog, Duration.ofMinutes(1), classPath,
+                List.of("-XX:AOTCache=" + cache, "-XX:AOTMode=on", "-Xlog:aot", "-Xlog:class+load=info"), "check",
+                config());
+        String use = Files.readString(useLog);
+        assertThat(used).as(use).isZero();
+        assertThat(use).contains("Configuration is OK").contains("Using AOT-linked classes: true")
+                .contains("pe.quipu.api.QuipuApplication source: shared objects file");
+    }
+
+    @Test
+    void a_cache_the_jvm_cannot_read_is_skipped_and_the_command_runs() throws Exception {
+        Path garbage = Files.writeString(work.resolve("garbage.aot"), "not an AOT cache");
+        Path log = work.resolve("garbage.log");
+
+        int exit = run(log, Duration.ofMinutes(1), jarredClassPath(), List.of("-XX:AOTCache=" + garbage), "check",
+                config());
+
+        assertThat(exit).as(Files.readString(log)).isZero();
+        assertThat(Files.readString(log)).contains("Configuration is OK");
+    }
+
+    @Test
+    void a_training_load_that_gets_a_server_error_fails_naming_the_answer() throws Exception {
+        stub = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        stub.createContext("/tasks/set-plan", exchange -> answer(exchange, 200, "{}"));
+        stub.createContext("/", exchange -> answer(exchange, 500,
+                "{\"type\":\"internal_error\",\"status\":500}"));
+        stub.start();
+        int port = stub.getAddress().getPort();
+        TrainingLoad load = new TrainingLoad(port, port, "qk_live_x", new TrainingData.Plan("enterprise", 500),
+                new ObjectMapper(), LocalDate.now());
+
+        assertThatThrownBy(() -> load.run(Duration.ofSeconds(1), 2))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("answered 500 instead of 200");
+    }
+
+    @Test
+    void unknown_rucs_are_valid_and_outside_the_sample() {
+        List<String> unknown = TrainingLoad.unknownRucs(Set.of("20100227461"), 40);
+
+        assertThat(unknown).hasSize(40).doesNotContain("20100227461")
+                .allSatisfy(ruc -> assertThat(Ruc.parse(ruc).value()).isEqualTo(ruc));
+    }
+
+    @Test
+    void the_training_account_goes_on_the_plan_with_the_largest_batch_cap() {
+        assertThat(TrainingData.largestBatchPlan(Map.of(
+                "free", plan(10), "pro", plan(200), "enterprise", plan(500), "starter", plan(50))))
+                .isEqualTo(new TrainingData.Plan("enterprise", 500));
+    }
+
+    private static PlanSettings plan(int batchCap) {
+        try {
+            return new ObjectMapper().readValue("{\"monthlyQuota\":1000,\"rateLimitRpm\":60,\"batchCap\":" + batchCap
+                    + ",\"webhookEndpoints\":0}", PlanSettings.class);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void answer(com.sun.net.httpserver.HttpExchange exchange, int status, String body)
+            throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** {@code java <options> -cp <classPath> pe.quipu.api.QuipuApplication <args>}, its output in {@code log}. */
+    private int run(Path log, Duration limit, String classPath, List<String> options, String... args)
+            throws IOException, InterruptedException {
+        List<String> line = new ArrayList<>();
+        line.add(ProcessHandle.current().info().command().orElseThrow());
+        line.addAll(JVM);
+        line.addAll(options);
+        line.addAll(List.of("-cp", classPath, "pe.quipu.api.QuipuApplication"));
+        line.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
+        // The training isolates itself; nothing of the environment's database may matter.
+        builder.environment().put("DATABASE_URL", "jdbc:postgresql://192.0.2.1:1/never-used");
+        builder.environment().put("QUIPU_ENV", "development");
+        Process child = builder.start();
+        children.add(child);
+        if (!child.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
+            child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
+            throw new AssertionError("still running after " + limit + ":\n" + Files.readString(log));
+        }
+        return child.exitValue();
+    }
+
+    private static String config() {
+        return Path.of("..", "config.yml").toAbsolutePath().toString();
+    }
+
+    /**
+     * This JVM's class path with every folder of classes made a jar, as in {@code quipu-api.jar}: the JVM archives
+     * classes from jars only. Test classes are left out.
+     */
+    private String jarredClassPath() throws IOException {
+        List<String> entries = new ArrayList<>();
+        int n = 0;
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (!Files.isDirectory(path)) {
+                entries.add(entry);
+            } else if (!path.getFileName().toString().equals("test-classes")) {
+                entries.add(jar(path, work.resolve("classes-" + n++ + ".jar")).toString());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static Path jar(Path classes, Path jar) throws IOException {
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+             Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace(File.separatorChar, '/')));
+                Files.copy(file, out);
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+}
