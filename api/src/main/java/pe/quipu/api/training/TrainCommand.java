@@ -80,9 +80,14 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
     public void configure(Subparser subparser) {
         super.configure(subparser);
         subparser.addArgument("--seconds").type(Integer.class).setDefault(TrainingLoad.DEFAULT_SECONDS)
-                .help("how long to send requests (default " + TrainingLoad.DEFAULT_SECONDS + ")");
+                .help("send requests for at least this long (default " + TrainingLoad.DEFAULT_SECONDS + ")");
+        subparser.addArgument("--requests").type(Integer.class).setDefault(TrainingLoad.DEFAULT_REQUESTS)
+                .help("and at least this many (default " + TrainingLoad.DEFAULT_REQUESTS + "), within "
+                        + TrainingLoad.LONGEST.toSeconds() + " s");
         subparser.addArgument("--clients").type(Integer.class).setDefault(TrainingLoad.DEFAULT_CLIENTS)
                 .help("concurrent clients (default " + TrainingLoad.DEFAULT_CLIENTS + ")");
+        subparser.addArgument("--work-dir").help("a folder that does not exist yet, for the throwaway database and"
+                + " signing key (default: a new temporary folder); deleted at the end");
     }
 
     /**
@@ -91,7 +96,9 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
      */
     @Override
     public void run(Bootstrap<?> bootstrap, Namespace namespace) throws Exception {
-        workDirectory = Files.createTempDirectory("quipu-train");
+        String given = namespace.getString("work_dir");
+        workDirectory = given == null ? Files.createTempDirectory("quipu-train")
+                : Files.createDirectory(Path.of(given)).toAbsolutePath();
         Map<String, String> overrides = Map.of(
                 "environment", "development",
                 "database.url", "",
@@ -148,7 +155,7 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
                     TrainingData.largestBatchPlan(configuration.getPlans()), environment.getObjectMapper(),
                     data.today());
             TrainingLoad.Summary summary = load.run(Duration.ofSeconds(namespace.getInt("seconds")),
-                    namespace.getInt("clients"));
+                    namespace.getInt("requests"), namespace.getInt("clients"));
             LOG.info("train: {}", summary);
         } finally {
             if (server != null) {

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -35,7 +36,10 @@ import java.util.concurrent.atomic.LongAdder;
 final class TrainingLoad {
 
     static final int DEFAULT_SECONDS = 20;
+    static final int DEFAULT_REQUESTS = 10_000;
     static final int DEFAULT_CLIENTS = 8;
+    /** However slow the machine, the load stops after this long (or after the minimum duration asked, if longer). */
+    static final Duration LONGEST = Duration.ofMinutes(2);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final String[] UBIGEO_QUERIES = {"", "?q=lima", "?q=huanuco", "?q=san&limit=100",
             "?departamento=15&limit=20", "?departamento=08", "?provincia=1501&q=mira", "?limit=200&cursor=150143",
@@ -104,21 +108,32 @@ final class TrainingLoad {
         this.mix = weighted.toArray(Kind[]::new);
     }
 
-    /** Lifts the account's limits, then sends the mix from {@code clients} threads for {@code duration}. */
-    Summary run(Duration duration, int clients) throws InterruptedException {
+    /**
+     * Lifts the account's limits, then sends the mix from {@code clients} threads for at least {@code duration} and
+     * at least {@code requests} requests (a slow or busy machine takes longer to give the JIT as much to see), but no
+     * longer than {@link #LONGEST}.
+     */
+    Summary run(Duration duration, long requests, int clients) throws InterruptedException {
         liftLimits();
         for (String ruc : known) {
             send(Kind.RUC, new SplittableRandom(0), ruc);
         }
         failIfFailed();
         long start = System.nanoTime();
-        long deadline = start + duration.toNanos();
+        long minimum = start + duration.toNanos();
+        long longest = start + Math.max(duration.toNanos(), LONGEST.toNanos());
+        AtomicLong answered = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
             SplittableRandom random = new SplittableRandom(i);
             threads.add(Thread.ofPlatform().name("quipu-train-" + i).start(() -> {
-                while (System.nanoTime() < deadline && failure.get() == null) {
+                while (failure.get() == null) {
+                    long now = System.nanoTime();
+                    if (now >= longest || now >= minimum && answered.get() >= requests) {
+                        break;
+                    }
                     send(mix[random.nextInt(mix.length)], random, null);
+                    answered.incrementAndGet();
                 }
             }));
         }
