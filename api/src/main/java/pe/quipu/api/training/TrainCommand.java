@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  * {@code train config.yml}: a training run for the JVM's ahead-of-time cache ({@code ./quipu} runs it with
  * {@code -XX:AOTCacheOutput}, docs/aot-cache.md). It starts the real API in this process, as {@code server} does,
  * on a throwaway embedded PostgreSQL in a temporary folder and on free loopback ports, loads the bundled padrón
- * sample and a few days of rates, creates an account and a key with every read scope (lifting its limits through
+ * sample and two weeks of rates, creates an account and a key with every read scope (lifting its limits through
  * the set-plan task), and sends real requests at itself from several clients for a while, checking every answer.
  * Then it stops the server, deletes the folder and returns, so that the JVM exits normally and writes the cache.
  *
@@ -124,7 +124,8 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
         // another factory ignored them, rather than train against the configured database or BCRP.
         if (configuration.getDatabase().external()
                 || !configuration.getDatabase().embeddedDataDirectory().startsWith(workDirectory)
-                || configuration.getBcrp().captureEnabled() || !configuration.getBcrp().baseUrl().equals(CLOSED_BCRP_URL)) {
+                || configuration.getBcrp().captureEnabled()
+                || !configuration.getBcrp().baseUrl().equals(CLOSED_BCRP_URL)) {
             throw new IllegalStateException("train: the configuration could not be isolated (a database of its own,"
                     + " BCRP off); nothing was started");
         }
@@ -134,24 +135,28 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
 
     @Override
     protected void run(Environment environment, Namespace namespace, C configuration) throws Exception {
-        AtomicReference<Server> started = new AtomicReference<>();
-        environment.lifecycle().addServerLifecycleListener(started::set);
+        AtomicReference<Started> started = new AtomicReference<>();
+        environment.lifecycle().addServerLifecycleListener(new ServerLifecycleListener() {
+            @Override
+            public void serverStarted(Server server) {
+                started.set(new Started(server, getLocalPort(server), getAdminPort(server)));
+            }
+        });
         long t0 = System.nanoTime();
         super.run(environment, namespace, configuration);
-        Server server = started.get();
+        Started server = started.get();
         try {
             if (server == null) {
                 throw new IllegalStateException("train: the server did not start");
             }
-            Ports ports = ports(server);
             LOG.info("train: the API started in {} ms on 127.0.0.1:{} (admin {})",
-                    Duration.ofNanos(System.nanoTime() - t0).toMillis(), ports.application(), ports.admin());
+                    Duration.ofNanos(System.nanoTime() - t0).toMillis(), server.port(), server.adminPort());
             TrainingData data = new TrainingData(clock, outbox, audit);
             String key;
             try (QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "train")) {
                 key = data.load(QuipuJdbi.connectingTo(database, "train"));
             }
-            TrainingLoad load = new TrainingLoad(ports.application(), ports.admin(), key,
+            TrainingLoad load = new TrainingLoad(server.port(), server.adminPort(), key,
                     TrainingData.largestBatchPlan(configuration.getPlans()), environment.getObjectMapper(),
                     data.today());
             TrainingLoad.Summary summary = load.run(Duration.ofSeconds(namespace.getInt("seconds")),
@@ -159,22 +164,17 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
             LOG.info("train: {}", summary);
         } finally {
             if (server != null) {
-                server.stop();
+                server.jetty().stop();
             }
         }
         LOG.info("train: done in {} s", Duration.ofNanos(System.nanoTime() - t0).toSeconds());
     }
 
-    private record Ports(int application, int admin) {
+    /** The started server and the ports the system gave its connectors. */
+    private record Started(Server jetty, int port, int adminPort) {
     }
 
-    private static Ports ports(Server server) {
-        ServerLifecycleListener ports = s -> {
-        };
-        return new Ports(ports.getLocalPort(server), ports.getAdminPort(server));
-    }
-
-    /** Every HTTP connector on 127.0.0.1 and a port the system picks, so that a running instance is never in the way. */
+    /** Every HTTP connector on 127.0.0.1 and a port the system picks: a running instance is never in the way. */
     private static void onLoopbackFreePorts(ServerFactory serverFactory) {
         if (!(serverFactory instanceof DefaultServerFactory server)) {
             throw new IllegalStateException("train: needs the default server (application and admin connectors), not "
