@@ -9,7 +9,8 @@
 #   (seconds of load between the first 10 s and the steady measurement, in 10 s windows, default 60); THREADS and
 #   CONNECTIONS (wrk -t/-c, default 2 and 64); KEEP=1 keeps the work folder (wrk outputs, logs, Lua scripts, the
 #   answers); JFR=1 records the measured API with JDK Flight Recorder (settings=profile) into WORK/steady.jfr and
-#   keeps the folder. QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as it would a user's.
+#   keeps the folder; FIRST_ONLY=N measures only the first 10 s after a start, N times (start, 10 s of ruc.lua,
+#   stop), for work on the warm-up (with JFR=1, one recording per start, WORK/first-K.jfr). QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as it would a user's.
 #
 # The API under test is always started with `./quipu server config.yml`, so that it runs with the launcher's JVM
 # options (the heap cap, and whatever ./quipu adds later): the benchmark measures what a user gets. In a temporary
@@ -63,6 +64,7 @@ THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
 JFR=${JFR:-0}
 KEEP=${KEEP:-0}
+FIRST_ONLY=${FIRST_ONLY:-0}
 [ "$JFR" = 1 ] && KEEP=1
 BATCH_SECONDS=15
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -321,6 +323,22 @@ stop_api
 
 # --- A. Warm-up after a start
 echo
+if [ "$FIRST_ONLY" -gt 0 ]; then
+  OPTS="${QUIPU_JAVA_OPTS:-}"
+  for k in $(seq 1 "$FIRST_ONLY"); do
+    if [ "$JFR" = 1 ]; then
+      # One file name for every start: other JVM options would mean another AOT cache, trained at each start.
+      export QUIPU_JAVA_OPTS="${OPTS:+$OPTS }-XX:StartFlightRecording=filename=$WORK/first.jfr,settings=profile"
+    fi
+    start_api "api-first-$k.log"
+    load quipu "ruc-first-$k" $API_PORT 10 "$WORK/ruc.lua" "/v1/ruc/$RUC"
+    echo "A$k. launch to the first 200 in $STARTUP_S s; first 10 s: $R_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms" \
+      "(load average $(cut -d' ' -f1 /proc/loadavg))"
+    stop_api
+    [ "$JFR" = 1 ] && mv "$WORK/first.jfr" "$WORK/first-$k.jfr"
+  done
+  exit 0
+fi
 if [ "$JFR" = 1 ]; then
   export QUIPU_JAVA_OPTS="${QUIPU_JAVA_OPTS:+$QUIPU_JAVA_OPTS }-XX:StartFlightRecording=filename=$WORK/steady.jfr,settings=profile"
 fi

@@ -309,7 +309,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         if (metering.isEnabled()) {
             environment.lifecycle().manage(new MeterSync(meter, meteringStore, limits, clock,
                     metering.getSyncInterval().toJavaDuration()));
-            environment.jersey().register(new MeteringFeature(meter, limits));
+            environment.jersey().register(new MeteringFeature(meter, limits, clock));
             environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "instances"), meter::instances);
             environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "accounts"),
                     meter::trackedAccounts);
@@ -365,16 +365,17 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.lifecycle().manage(new RateCapture(exchangeRates, clock, bcrp.captureInterval(),
                 bcrp.captureEnabled()));
 
-        // Before the connectors open, the lookups run for a few seconds in memory, so that the first clients after a
-        // start are served at speed (a bean added after the handlers: Jetty starts the connectors last).
-        WarmUp warmUp = new WarmUp(environment.getApplicationContext(), configuration.getWarmUp().toJavaDuration(),
+        // Before the connectors open, the lookups run for a few seconds through the application connector, on
+        // loopback, so that the first clients after a start are served at speed (a bean added after the handlers:
+        // Jetty starts the connectors last).
+        WarmUp warmUp = new WarmUp(configuration.getWarmUp().toJavaDuration(),
                 () -> {
                     String secret = ApiKeySecret.generate().reveal();
                     return new WarmUp.Key(secret, apiKeys.admitInMemory(secret, new ApiKeyPrincipal(UUID.randomUUID(),
                             ApiKeyPrincipal.WARM_UP_ACCOUNT, "qk_live_warm", Set.of(Scope.RUC_READ, Scope.UBIGEOS_READ),
                             null)));
                 },
-                () -> registry.sample(200));
+                () -> registry.sample(2000));
         environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "requests"), warmUp::requests);
         environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "failures"), warmUp::failures);
         environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "millis"), warmUp::millis);
@@ -382,7 +383,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             @Override
             public void lifeCycleStarting(LifeCycle server) {
                 if (server instanceof Server jetty) {
-                    jetty.addBean(warmUp);
+                    jetty.addBean(warmUp.of(jetty));
                 }
             }
         });

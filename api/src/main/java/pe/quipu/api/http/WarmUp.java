@@ -1,117 +1,181 @@
 package pe.quipu.api.http;
 
-import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.LocalConnector;
-import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
+import ch.qos.logback.access.common.spi.IAccessEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.filter.Filter;
+import ch.qos.logback.core.spi.AppenderAttachable;
+import ch.qos.logback.core.spi.FilterReply;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * Sends the lookups through the application (servlets, Jersey, the credential and scope filters, the resources,
- * the answer caches, Jackson) for a few seconds while the server starts, before its connectors open, so that the
- * JIT has compiled them when the first client arrives: a restarted instance behind a load balancer serves at speed
- * from its first request instead of after a minute of load.
+ * Sends the lookups through the whole server (the application connector, Jetty's socket path and HTTP parser,
+ * Dropwizard's handlers and request log, the servlets, Jersey, the credential, scope and metering filters, the
+ * resources, the answer caches, Jackson) for a few seconds while the server starts, before it accepts clients, so
+ * that the JIT has compiled that path, as clients use it, when the first one arrives: a restarted instance behind
+ * a load balancer serves at speed from its first request instead of after a minute of load.
  *
  * <p>It is a bean of the Jetty server added after its handlers: Jetty starts beans in order and the connectors
- * last. The requests go through an in-memory connector of a server of its own, straight to the application
- * context, so they reach neither the request log nor the metrics. They carry a key that exists only in this
- * process's memory while the warm-up runs ({@code ApiKeyPrincipal.WARM_UP_ACCOUNT}, not metered); it is forgotten
- * before the connectors open.
+ * last. The warm-up starts the application connector itself, accepting nothing from its port (a client that
+ * connects meanwhile waits), opens a free port of the loopback interface, and hands each connection made to that
+ * port to the connector as its acceptor would: a few keep-alive connections over which it sends requests as a real
+ * client does. Then the connector accepts from its port, and Jetty starts the other connectors. The request log
+ * takes the requests as it takes any (the same code compiles) but writes none of them: its appenders deny them. The
+ * requests carry a key that exists only in this process's memory while the warm-up runs
+ * ({@code ApiKeyPrincipal.WARM_UP_ACCOUNT}), metered on a meter of its own that nothing syncs; it is forgotten
+ * before the connectors open. Jetty's and Jersey's request metrics do count them. An application connector that
+ * speaks TLS, or that is not a TCP connector, is not warmed up.
  */
 public final class WarmUp extends AbstractLifeCycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(WarmUp.class);
+    private static final int CONNECTIONS = 4;
 
     /** A key that exists in this process's memory only, until {@link #forget} runs. */
     public record Key(String secret, Runnable forget) {
     }
 
-    private final Handler application;
     private final Duration duration;
     private final Supplier<Key> admitKey;
     private final Supplier<List<String>> rucs;
     private final AtomicInteger sent = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
+    /** Whether the request log's appenders deny what they are given: while the warm-up runs. */
+    private volatile boolean silent;
+    private volatile Server server;
     private volatile long millis;
 
     /**
-     * @param application the application's context (its routes)
-     * @param duration    how long to send requests; zero skips the warm-up
-     * @param admitKey    makes a new key with every read scope, in memory only
-     * @param rucs        some RUCs of the registry (none when it is empty: the not-found path is used)
+     * @param duration how long to send requests; zero skips the warm-up
+     * @param admitKey makes a new key with every read scope, in memory only
+     * @param rucs     some RUCs of the registry (none when it is empty: the not-found path is used)
      */
-    public WarmUp(Handler application, Duration duration, Supplier<Key> admitKey,
-                  Supplier<List<String>> rucs) {
-        this.application = application;
+    public WarmUp(Duration duration, Supplier<Key> admitKey, Supplier<List<String>> rucs) {
         this.duration = duration;
         this.admitKey = admitKey;
         this.rucs = rucs;
     }
 
+    /** The server to warm up, whose bean this becomes. */
+    public WarmUp of(Server server) {
+        this.server = server;
+        return this;
+    }
+
     @Override
     protected void doStart() throws Exception {
-        if (duration.isZero()) {
+        Server target = server;
+        if (duration.isZero() || target == null) {
             return;
         }
+        Optional<ServerConnector> found = applicationConnector(target);
+        if (found.isEmpty()) {
+            LOG.info("No warm-up: the application connector is not plain HTTP over TCP with an acceptor thread");
+            return;
+        }
+        ServerConnector connector = found.get();
         long started = System.nanoTime();
+        silence(target.getRequestLog());
         Key key = admitKey.get();
-        String secret = key.secret();
-        QueuedThreadPool threads = new QueuedThreadPool(8, 2);
-        threads.setName("quipu-warm-up");
-        Server local = new Server(threads);
-        LocalConnector connector = new LocalConnector(local);
-        local.addConnector(connector);
-        local.setHandler(new Handler.Abstract() {
-            @Override
-            public boolean handle(Request request, Response response, Callback callback) throws Exception {
-                return application.handle(request, response, callback);
-            }
-        });
-        try {
-            local.start();
-            List<String> paths = paths(rucs.get());
-            long until = started + duration.toNanos();
-            AtomicLong next = new AtomicLong();
-            List<Thread> clients = new ArrayList<>();
-            for (int c = 0; c < 2; c++) {
-                clients.add(Thread.ofPlatform().name("quipu-warm-up-client-" + c).start(() -> {
-                    while (System.nanoTime() < until) {
-                        String path = paths.get((int) (next.getAndIncrement() % paths.size()));
-                        try {
-                            String answer = connector.getResponse("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n"
-                                    + "Authorization: Bearer " + secret + "\r\nConnection: close\r\n\r\n", 5,
-                                    java.util.concurrent.TimeUnit.SECONDS);
-                            sent.incrementAndGet();
-                            if (answer == null || answer.startsWith("HTTP/1.1 5")) {
-                                failed.incrementAndGet();
-                            }
-                        } catch (Exception e) {
-                            failed.incrementAndGet();
-                        }
-                    }
-                }));
-            }
-            for (Thread client : clients) {
-                client.join();
-            }
+        silent = true;
+        // Started, but accepting nothing from its port: the warm-up's connections are handed to it one by one.
+        connector.setAccepting(false);
+        try (ServerSocketChannel loopback = ServerSocketChannel.open()) {
+            connector.start();
+            loopback.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            Thread acceptor = Thread.ofPlatform().name("quipu-warm-up-acceptor").start(() -> handOver(loopback,
+                    connector));
+            send(((InetSocketAddress) loopback.getLocalAddress()).getPort(), requests(rucs.get(), key.secret()),
+                    started + duration.toNanos());
+            loopback.close();
+            acceptor.join();
+            // The request log takes an answer once it is sent: the last ones, before it writes lines again.
+            Thread.sleep(100);
         } finally {
             key.forget().run();
-            local.stop();
+            silent = false;
+            connector.setAccepting(true);
         }
         millis = (System.nanoTime() - started) / 1_000_000;
         LOG.info("Warmed up the lookups with {} requests in {} ms ({} failed)", sent.get(), millis, failed.get());
+    }
+
+    /** Gives each connection made to this loopback port to the connector, as its acceptor would, until it closes. */
+    private static void handOver(ServerSocketChannel loopback, ServerConnector connector) {
+        try {
+            while (true) {
+                SocketChannel channel = loopback.accept();
+                channel.configureBlocking(false);
+                channel.socket().setTcpNoDelay(connector.getAcceptedTcpNoDelay());
+                connector.getSelectorManager().accept(channel);
+            }
+        } catch (IOException closed) {
+            // the warm-up is over
+        }
+    }
+
+    /** Sends requests in turn over {@link #CONNECTIONS} keep-alive connections to this port until that time. */
+    private void send(int port, List<byte[]> requests, long until) throws InterruptedException {
+        AtomicLong next = new AtomicLong();
+        List<Thread> clients = new ArrayList<>();
+        for (int c = 0; c < CONNECTIONS; c++) {
+            clients.add(Thread.ofPlatform().name("quipu-warm-up-client-" + c).start(() -> {
+                while (System.nanoTime() < until) {
+                    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                        socket.setSoTimeout(5_000);
+                        socket.setTcpNoDelay(true);
+                        OutputStream out = socket.getOutputStream();
+                        InputStream in = new BufferedInputStream(socket.getInputStream());
+                        while (System.nanoTime() < until) {
+                            out.write(requests.get((int) (next.getAndIncrement() % requests.size())));
+                            out.flush();
+                            int status = readResponse(in);
+                            sent.incrementAndGet();
+                            if (status >= 500) {
+                                failed.incrementAndGet();
+                            }
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        failed.incrementAndGet();
+                        try {
+                            Thread.sleep(50);
+                        } catch (InterruptedException stop) {
+                            return;
+                        }
+                    }
+                }
+            }));
+        }
+        for (Thread client : clients) {
+            client.join();
+        }
     }
 
     /** Requests the warm-up sent (a gauge of the admin's metrics). */
@@ -129,11 +193,73 @@ public final class WarmUp extends AbstractLifeCycle {
         return millis;
     }
 
-    /** The lookups' paths, repeated: RUCs found and not, ubigeo searches and codes, the status. */
-    private static List<String> paths(List<String> rucs) {
+    /**
+     * Dropwizard's "application" connector (else the first), when it is plain HTTP over TCP with acceptor threads
+     * (which {@link ServerConnector#setAccepting} holds back).
+     */
+    private static Optional<ServerConnector> applicationConnector(Server server) {
+        Connector chosen = null;
+        for (Connector connector : server.getConnectors()) {
+            if (chosen == null || "application".equals(connector.getName())) {
+                chosen = connector;
+            }
+            if ("application".equals(connector.getName())) {
+                break;
+            }
+        }
+        if (!(chosen instanceof ServerConnector connector) || connector.getAcceptors() < 1) {
+            return Optional.empty();
+        }
+        for (ConnectionFactory factory : connector.getConnectionFactories()) {
+            if (factory instanceof SslConnectionFactory) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(connector);
+    }
+
+    /**
+     * Gives every appender of this request log (those at the end of a chain, behind an asynchronous one) a filter
+     * that denies what it is given while the warm-up runs: the request threads do their share of the logging as
+     * for any request, and no line is written.
+     */
+    private void silence(RequestLog requestLog) {
+        if (requestLog instanceof AppenderAttachable<?> attachable) {
+            @SuppressWarnings("unchecked")
+            AppenderAttachable<IAccessEvent> appenders = (AppenderAttachable<IAccessEvent>) attachable;
+            silence(appenders);
+        }
+    }
+
+    private void silence(AppenderAttachable<IAccessEvent> appenders) {
+        for (Iterator<Appender<IAccessEvent>> it = appenders.iteratorForAppenders(); it.hasNext(); ) {
+            Appender<IAccessEvent> appender = it.next();
+            if (appender instanceof AppenderAttachable<?> chain) {
+                @SuppressWarnings("unchecked")
+                AppenderAttachable<IAccessEvent> next = (AppenderAttachable<IAccessEvent>) chain;
+                silence(next);
+            } else {
+                Filter<IAccessEvent> filter = new Filter<>() {
+                    @Override
+                    public FilterReply decide(IAccessEvent event) {
+                        return silent ? FilterReply.DENY : FilterReply.NEUTRAL;
+                    }
+                };
+                filter.setName("quipu-warm-up");
+                filter.start();
+                appender.addFilter(filter);
+            }
+        }
+    }
+
+    /** The lookups' requests, repeated: RUCs found and not, ubigeo searches and codes, the status. */
+    private static List<byte[]> requests(List<String> rucs, String secret) {
         List<String> paths = new ArrayList<>();
-        for (String ruc : rucs.isEmpty() ? List.of("20123456786") : rucs) {
+        for (String ruc : rucs) {
             paths.add("/v1/ruc/" + ruc);
+        }
+        if (rucs.isEmpty()) {
+            paths.add("/v1/ruc/20123456786");
         }
         for (String q : List.of("lima", "cusco", "arequipa", "san juan", "miraflores")) {
             paths.add("/v1/ubigeos?q=" + q.replace(" ", "%20"));
@@ -141,6 +267,52 @@ public final class WarmUp extends AbstractLifeCycle {
         paths.add("/v1/ubigeos/150101");
         paths.add("/v1/ubigeos?departamento=15&limit=20");
         paths.add("/v1/status");
-        return List.copyOf(paths);
+        List<byte[]> requests = new ArrayList<>();
+        for (String path : paths) {
+            requests.add(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + secret
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        }
+        return List.copyOf(requests);
+    }
+
+    /** Reads one HTTP/1.1 answer (its length given, or chunked) and returns its status. */
+    private static int readResponse(InputStream in) throws IOException {
+        String statusLine = line(in);
+        int status = Integer.parseInt(statusLine.substring(9, 12));
+        long length = -1;
+        boolean chunked = false;
+        for (String header = line(in); !header.isEmpty(); header = line(in)) {
+            String lower = header.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("content-length:")) {
+                length = Long.parseLong(lower.substring(15).trim());
+            } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                chunked = true;
+            }
+        }
+        if (chunked) {
+            for (long size = Long.parseLong(line(in).trim(), 16); size > 0; size = Long.parseLong(line(in).trim(), 16)) {
+                in.skipNBytes(size);
+                line(in);
+            }
+            line(in);
+        } else if (length > 0) {
+            in.skipNBytes(length);
+        } else if (length < 0 && status != 204 && status != 304) {
+            throw new IOException("an answer without a length");
+        }
+        return status;
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new IOException("the connection closed");
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
     }
 }

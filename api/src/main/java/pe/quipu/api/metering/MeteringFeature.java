@@ -15,6 +15,7 @@ import pe.quipu.api.http.AllowanceHeaders;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
 
+import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -29,11 +30,20 @@ public final class MeteringFeature implements DynamicFeature {
     static final int PRIORITY = Priorities.AUTHORIZATION + 100;
     private static final String TICKET = Ticket.class.getName();
 
+    /**
+     * The start-up warm-up's key is metered like any other, on limits that never bind, by a meter of its own that
+     * no sync ever writes to the database: its requests run the very code a client's run, and count nowhere.
+     */
+    private static final AccountLimits WARM_UP = new AccountLimits(ApiKeyPrincipal.WARM_UP_ACCOUNT, "warm-up",
+            "warm-up", Long.MAX_VALUE / 2, Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 100, null);
+
     private final UsageMeter meter;
+    private final UsageMeter warmUpMeter;
     private final AccountLimitsCache limits;
 
-    public MeteringFeature(UsageMeter meter, AccountLimitsCache limits) {
+    public MeteringFeature(UsageMeter meter, AccountLimitsCache limits, Clock clock) {
         this.meter = meter;
+        this.warmUpMeter = new UsageMeter(clock, null);
         this.limits = limits;
     }
 
@@ -46,17 +56,21 @@ public final class MeteringFeature implements DynamicFeature {
     public void configure(ResourceInfo resourceInfo, FeatureContext context) {
         if (resourceInfo.getResourceMethod().isAnnotationPresent(CostsUnits.class)
                 || resourceInfo.getResourceClass().isAnnotationPresent(CostsUnits.class)) {
-            context.register(new MeteringFilter(meter, limits), PRIORITY);
+            context.register(new MeteringFilter(meter, warmUpMeter, limits), PRIORITY);
         }
     }
 
-    private record MeteringFilter(UsageMeter meter, AccountLimitsCache limits)
+    private record MeteringFilter(UsageMeter meter, UsageMeter warmUpMeter, AccountLimitsCache limits)
             implements ContainerRequestFilter, ContainerResponseFilter {
 
         @Override
         public void filter(ContainerRequestContext request) {
-            if (!(request.getSecurityContext().getUserPrincipal() instanceof ApiKeyPrincipal key) || key.warmUp()) {
-                return; // refused before (no key, or not a key), or the start-up warm-up's, which counts nothing
+            if (!(request.getSecurityContext().getUserPrincipal() instanceof ApiKeyPrincipal key)) {
+                return; // refused before: no key, or not a key
+            }
+            if (key.warmUp()) {
+                request.setProperty(TICKET, warmUpMeter.admit(WARM_UP));
+                return;
             }
             AccountLimits account = limits.get(key.accountId())
                     .orElseThrow(() -> new Unauthenticated("This key's account no longer exists"));

@@ -25,16 +25,24 @@ class WarmUpTest {
     static final QuipuExtension quipu = new QuipuExtension();
 
     @Test
-    void an_instance_answers_lookups_in_memory_before_it_opens_and_counts_none_of_them() throws Exception {
+    void an_instance_answers_lookups_through_its_own_server_before_it_opens_and_meters_none_of_them()
+            throws Exception {
         PadronFixtures.load(quipu.database, QuipuExtension.START);
         String key = quipu.accounts.newKey(Scope.RUC_READ);
         QuipuExtension.Instance warmed = quipu.startInstance(Map.of("warmUp", "3s"));
         try {
-            JsonNode gauges = warmed.json.readTree(HttpClient.newHttpClient().send(
+            JsonNode metrics = warmed.json.readTree(HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(warmed.adminUri("/metrics")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body()).path("gauges");
+                    HttpResponse.BodyHandlers.ofString()).body());
+            JsonNode gauges = metrics.path("gauges");
             String name = WarmUp.class.getName();
-            assertThat(gauges.path(name + ".requests").path("value").asInt()).as("warm-up requests").isGreaterThan(10);
+            int sent = gauges.path(name + ".requests").path("value").asInt();
+            assertThat(sent).as("warm-up requests").isGreaterThan(10);
+            // They went through the server's own handlers and the application connector, as a client's do.
+            assertThat(metrics.path("timers").path("io.dropwizard.jetty.MutableServletContextHandler.requests")
+                    .path("count").asInt()).as("requests the server's handlers timed").isGreaterThanOrEqualTo(sent);
+            assertThat(metrics.path("timers").path("pe.quipu.api.ruc.RucResource.lookup").path("count").asInt())
+                    .as("RUC lookups").isPositive();
             assertThat(gauges.path(name + ".failures").path("value").asInt()).as("failed").isZero();
             assertThat(gauges.path(name + ".millis").path("value").asLong()).isBetween(3000L, 10_000L);
 

@@ -19,6 +19,18 @@ public record Ruc(String value) {
         return new Ruc(text);
     }
 
+    /**
+     * The RUC these ten digits begin, with the check digit SUNAT expects after them; throws
+     * {@link InvalidRucException} when they are not ten ASCII digits with a known prefix.
+     */
+    public static Ruc completing(String firstTen) {
+        if (firstTen == null || firstTen.length() != 10 || !asciiDigits(firstTen)) {
+            throw new InvalidRucException(InvalidRucException.Rule.NOT_ELEVEN_DIGITS,
+                    "the start of a RUC is 10 digits (0-9)");
+        }
+        return new Ruc(firstTen + checkDigit(firstTen));
+    }
+
     /** The check digit SUNAT expects after these ten digits; callers guarantee ten ASCII digits. */
     static int checkDigit(CharSequence firstTen) {
         int sum = 0;

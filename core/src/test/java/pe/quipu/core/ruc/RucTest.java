@@ -25,6 +25,18 @@ class RucTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"20100227461", "10452159428", "20100000050", "20100000131", "17123456785"})
+    void completing_ten_digits_gives_the_check_digit_sunat_expects(String ruc) {
+        assertThat(Ruc.completing(ruc.substring(0, 10)).value()).isEqualTo(ruc);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"201002274", "20100227461", "201002274A", "3010022746"})
+    void completing_refuses_what_does_not_begin_a_ruc(String text) {
+        assertThatThrownBy(() -> Ruc.completing(text)).isInstanceOf(InvalidRucException.class);
+    }
+
+    @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
             "2010022746;NOT_ELEVEN_DIGITS;exactly 11 digits",
             "201002274611;NOT_ELEVEN_DIGITS;exactly 11 digits",

@@ -1,5 +1,7 @@
 package pe.quipu.etl.padron;
 
+import pe.quipu.core.ruc.Ruc;
+
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -47,7 +49,6 @@ public final class PadronGenerator {
             "200101", "080101", "120101", "220901", "150501", "070101"};
     private static final String[] CONDICIONES = {"HABIDO", "HABIDO", "HABIDO", "HABIDO", "NO HABIDO",
             "NO HALLADO", "NO HALLADO SE MUDO D", "PENDIENTE"};
-    private static final int[] WEIGHTS = {5, 4, 3, 2, 7, 6, 5, 4, 3, 2};
 
     private PadronGenerator() {
     }
@@ -109,13 +110,7 @@ public final class PadronGenerator {
     public static String ruc(String prefix, long i) {
         // 7,919 is coprime with 10^8, so i -> i·7919 + c (mod 10^8) never repeats a body.
         long body = Math.floorMod(i * 7_919L + 1_234_567L, 100_000_000L);
-        String first10 = prefix + String.format(java.util.Locale.ROOT, "%08d", body);
-        int sum = 0;
-        for (int k = 0; k < 10; k++) {
-            sum += (first10.charAt(k) - '0') * WEIGHTS[k];
-        }
-        int r = 11 - sum % 11;
-        return first10 + (r == 10 ? 0 : r == 11 ? 1 : r);
+        return Ruc.completing(prefix + String.format(java.util.Locale.ROOT, "%08d", body)).value();
     }
 
     private static void line(StringBuilder line, long i, SplittableRandom random) {
