@@ -314,7 +314,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "accounts"),
                     meter::trackedAccounts);
         }
-        environment.jersey().register(new UsageResource(limits, meter, clock));
+        environment.jersey().register(new UsageResource(limits, meter, meteringStore, clock));
         // The account holder's personal-data export (Ley 29733), one per 24 hours, streamed.
         environment.jersey().register(new ExportResource(new PersonalDataExport(jdbi, clock, json, audit,
                 configuration.getPrivacy(), plans, limits, meter)));
