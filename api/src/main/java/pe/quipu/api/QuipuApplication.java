@@ -261,7 +261,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
                 auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
                 loginThrottle, denylist, auth.getSignupThrottle().throttle("signups from this address", clock));
-        environment.jersey().register(new AuthResource(accounts, bodies));
+        environment.jersey().register(new AuthResource(accounts, bodies, auth.getRefreshTokenLifetime().toJavaDuration()));
         // Expired refresh tokens, ended sessions and expired denylist rows are deleted daily.
         SessionCleanup sessionCleanup = new SessionCleanup(jdbi, clock);
         environment.lifecycle().manage(Periodic.every("quipu-session-cleanup", SessionCleanup.FIRST_DELAY,
