@@ -49,6 +49,8 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.db.ExactCache;
 import pe.quipu.api.db.NotificationListener;
+import pe.quipu.api.docs.DocsAssets;
+import pe.quipu.api.docs.DocsServlet;
 import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
@@ -318,6 +320,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // The account holder's personal-data export (Ley 29733), one per 24 hours, streamed.
         environment.jersey().register(new ExportResource(new PersonalDataExport(jdbi, clock, json, audit,
                 configuration.getPrivacy(), plans, limits, meter)));
+
+        // Interactive docs: Swagger UI over /v1/openapi.json, from this origin, under a strict CSP.
+        environment.servlets().addServlet("docs", new DocsServlet(DocsAssets.load())).addMapping("/docs/*");
 
         // Status and data freshness.
         DataFreshness freshness = new DataFreshness(jdbi);
