@@ -14,7 +14,7 @@
 #   3. stops the API gracefully (which flushes its counts: usage_counters then holds every lookup it answered),
 #      starts it again with QUIPU_METERING_ENABLED=false, warms it up and runs the same load;
 #   4. prints both throughputs and their ratio (target >= 0.90), and the calls of the metering statements
-#      (those on usage_counters, rate_windows, metering_instances) against the requests served.
+#      (those on usage_counters, usage_days, rate_windows, metering_instances) against the requests served.
 # Exits non-zero when a check fails: an answer other than 200, or metering statements numbering 1 % of the
 # requests or more (a per-request query). Throughput depends on whatever else the machine runs: compare runs
 # made on the same, otherwise idle, machine.
@@ -86,7 +86,7 @@ load() {
 
 # Statement calls in the quipu database since the last reset: "metering_calls all_calls".
 statement_calls() {
-  sql -F ' ' -c "select coalesce(sum(calls) filter (where query ~* '(usage_counters|rate_windows|metering_instances)'), 0),
+  sql -F ' ' -c "select coalesce(sum(calls) filter (where query ~* '(usage_counters|usage_days|rate_windows|metering_instances)'), 0),
                         coalesce(sum(calls), 0)
                    from pg_stat_statements
                   where dbid = (select oid from pg_database where datname = 'quipu')
@@ -114,7 +114,7 @@ read -r METER_CALLS ALL_CALLS < <(statement_calls)
 sql -F ' | ' -c "select calls, regexp_replace(left(query, 90), '\s+', ' ', 'g')
                    from pg_stat_statements
                   where dbid = (select oid from pg_database where datname = 'quipu')
-                    and query ~* '(usage_counters|rate_windows|metering_instances)'
+                    and query ~* '(usage_counters|usage_days|rate_windows|metering_instances)'
                   order by calls desc" > "$WORK/metering-statements.txt"
 stop_api
 echo "metering on:  $REQ_ON requests in ${SECONDS_RUN} s, $RPS_ON requests/s, $BAD_ON answers other than 2xx/3xx"

@@ -49,6 +49,8 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.db.ExactCache;
 import pe.quipu.api.db.NotificationListener;
+import pe.quipu.api.docs.DocsAssets;
+import pe.quipu.api.docs.DocsServlet;
 import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
@@ -261,7 +263,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
                 auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
                 loginThrottle, denylist, auth.getSignupThrottle().throttle("signups from this address", clock));
-        environment.jersey().register(new AuthResource(accounts, bodies));
+        environment.jersey().register(new AuthResource(accounts, bodies, auth.getRefreshTokenLifetime().toJavaDuration()));
         // Expired refresh tokens, ended sessions and expired denylist rows are deleted daily.
         SessionCleanup sessionCleanup = new SessionCleanup(jdbi, clock);
         environment.lifecycle().manage(Periodic.every("quipu-session-cleanup", SessionCleanup.FIRST_DELAY,
@@ -314,10 +316,13 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "accounts"),
                     meter::trackedAccounts);
         }
-        environment.jersey().register(new UsageResource(limits, meter, clock));
+        environment.jersey().register(new UsageResource(limits, meter, meteringStore, clock));
         // The account holder's personal-data export (Ley 29733), one per 24 hours, streamed.
         environment.jersey().register(new ExportResource(new PersonalDataExport(jdbi, clock, json, audit,
                 configuration.getPrivacy(), plans, limits, meter)));
+
+        // Interactive docs: Swagger UI over /v1/openapi.json, from this origin, under a strict CSP.
+        environment.servlets().addServlet("docs", new DocsServlet(DocsAssets.load())).addMapping("/docs/*");
 
         // Status and data freshness.
         DataFreshness freshness = new DataFreshness(jdbi);

@@ -53,6 +53,7 @@ public final class AccountPurge {
                 rows.deleteKeys(accounts);
                 rows.deleteSubscriptions(accounts);
                 rows.deleteUsage(accounts);
+                rows.deleteUsageDays(accounts);
                 rows.deleteRateWindows(accounts);
                 rows.deleteSessions(accounts);
                 rows.detachAudit(accounts);
@@ -92,6 +93,9 @@ public final class AccountPurge {
 
         @SqlUpdate("delete from usage_counters where account_id = any(cast(:accounts as uuid[]))")
         void deleteUsage(String[] accounts);
+
+        @SqlUpdate("delete from usage_days where account_id = any(cast(:accounts as uuid[]))")
+        void deleteUsageDays(String[] accounts);
 
         @SqlUpdate("delete from rate_windows where account_id = any(cast(:accounts as uuid[]))")
         void deleteRateWindows(String[] accounts);

@@ -14,16 +14,28 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.SessionPrincipal;
+import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.domain.EmailIdentity;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
 import pe.quipu.api.http.TextInput;
 
 import java.io.InputStream;
+import java.time.Duration;
+import java.util.Enumeration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** {@code /v1/auth/*}: signup, login, refresh, logout (contract §2). Answers are never cached. */
+/**
+ * {@code /v1/auth/*}: signup, login, refresh, logout (contract §2). Answers are never cached.
+ *
+ * <p>For a browser page that keeps its access token in memory only, login and refresh also put the refresh token in
+ * the cookie {@value #REFRESH_COOKIE} ({@code HttpOnly; Secure; SameSite=Strict; Path=/v1/auth}, for as long as the
+ * token lives), refresh takes it from there when the body brings none, with the header {@code X-Quipu-CSRF: 1},
+ * which no cross-site form can send; logout clears it (docs/decisions.md, Refresh-token cookie).
+ */
 @Timed
 @Path("/v1/auth")
 @Produces(MediaType.APPLICATION_JSON)
@@ -35,12 +47,23 @@ public final class AuthResource {
     static final int MAX_PASSWORD = 1024;
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s.]+(\\.[^@\\s.]+)+");
 
+    /** The cookie that carries the refresh token for a browser page. */
+    public static final String REFRESH_COOKIE = "quipu_refresh";
+    /** The header a refresh by cookie must carry, with the value {@code 1}: a cross-site form cannot send it. */
+    public static final String CSRF_HEADER = "X-Quipu-CSRF";
+    /** The routes the cookie is sent to: these, and nothing else of Quipu. */
+    static final String COOKIE_PATH = "/v1/auth";
+    private static final String COOKIE_ATTRIBUTES = "; Path=" + COOKIE_PATH + "; Secure; HttpOnly; SameSite=Strict";
+
     private final AccountService accounts;
     private final JsonBody bodies;
+    private final Duration refreshLifetime;
 
-    public AuthResource(AccountService accounts, JsonBody bodies) {
+    /** @param refreshLifetime how long a refresh token lives: the cookie's {@code Max-Age} */
+    public AuthResource(AccountService accounts, JsonBody bodies, Duration refreshLifetime) {
         this.accounts = accounts;
         this.bodies = bodies;
+        this.refreshLifetime = refreshLifetime;
     }
 
     @POST
@@ -74,29 +97,93 @@ public final class AuthResource {
         }
         fields.validate();
         TokenPair tokens = accounts.login(email.strip(), password, Origins.of(request));
-        return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+        return tokens(tokens);
     }
 
-    /** Spends a refresh token for the next pair; a spent one presented again revokes its session. */
+    /**
+     * Spends a refresh token for the next pair; a spent one presented again revokes its session. The token comes
+     * from the body's {@code refreshToken}, as it always did; when the body brings none (no body, or no such member)
+     * and the request carries the cookie or the CSRF header, from the cookie, which then needs the header.
+     */
     @POST
     @Path("/refresh")
-    public Response refresh(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
+    public Response refresh(@HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+                            @HeaderParam(CSRF_HEADER) String csrf, InputStream body,
                             @Context HttpServletRequest request) {
-        JsonBody.Fields fields = bodies.read(contentType, body, Set.of("refreshToken"));
-        String refreshToken = fields.text("refreshToken", true);
-        fields.validate();
-        TokenPair tokens = accounts.refresh(refreshToken, Origins.of(request));
-        return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+        String cookie = refreshCookie(request);
+        if (cookie == null && csrf == null) {
+            JsonBody.Fields fields = bodies.read(contentType, body, Set.of("refreshToken"));
+            String refreshToken = fields.text("refreshToken", true);
+            fields.validate();
+            return tokens(accounts.refresh(refreshToken, Origins.of(request)));
+        }
+        Optional<JsonBody.Fields> fields = bodies.readIfAny(contentType, body, Set.of("refreshToken"));
+        String fromBody = null;
+        if (fields.isPresent()) {
+            fromBody = fields.get().text("refreshToken", false);
+            fields.get().validate();
+        }
+        return tokens(accounts.refresh(fromBody != null ? fromBody : fromCookie(cookie, csrf), Origins.of(request)));
     }
 
-    /** Ends the session of the access token sent; takes no body. */
+    /** Ends the session of the access token sent, and clears the refresh-token cookie; takes no body. */
     @POST
     @Path("/logout")
     @Consumes(MediaType.WILDCARD)
     @RequiresSession
     public Response logout(@Auth SessionPrincipal caller, @Context HttpServletRequest request) {
         accounts.logout(caller, Origins.of(request));
-        return Response.noContent().header(HttpHeaders.CACHE_CONTROL, "no-store").build();
+        return Response.noContent().header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .header(HttpHeaders.SET_COOKIE, REFRESH_COOKIE + "=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT"
+                        + COOKIE_ATTRIBUTES)
+                .build();
+    }
+
+    /** The answer of login and refresh: the pair, and the refresh token in its cookie for a browser page. */
+    private Response tokens(TokenPair tokens) {
+        return Response.ok(tokens).header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .header(HttpHeaders.SET_COOKIE, REFRESH_COOKIE + "=" + tokens.refreshToken() + "; Max-Age="
+                        + refreshLifetime.toSeconds() + COOKIE_ATTRIBUTES)
+                .build();
+    }
+
+    /**
+     * The cookie's refresh token, only with the CSRF header: SameSite=Strict already keeps other sites' requests
+     * from carrying the cookie, and the header is what a cross-site form cannot add (nor a cross-origin script,
+     * without a CORS preflight that Quipu never grants).
+     */
+    private static String fromCookie(String cookie, String csrf) {
+        if (!"1".equals(csrf)) {
+            throw new InvalidInput(CSRF_HEADER, (csrf == null ? "is required" : "must be 1")
+                    + " to refresh with the " + REFRESH_COOKIE + " cookie (Quipu's pages send it; a cross-site form"
+                    + " cannot), or send the refresh token in the body");
+        }
+        if (cookie == null) {
+            throw new Unauthenticated("No refresh token: the body has none and there is no " + REFRESH_COOKIE
+                    + " cookie; log in");
+        }
+        return cookie;
+    }
+
+    /**
+     * The value of the first {@value #REFRESH_COOKIE} cookie, read from the {@code Cookie} headers as they came (a
+     * malformed header of other cookies is no reason to refuse); null when there is none or it is empty.
+     */
+    private static String refreshCookie(HttpServletRequest request) {
+        Enumeration<String> headers = request.getHeaders(HttpHeaders.COOKIE);
+        while (headers != null && headers.hasMoreElements()) {
+            for (String pair : headers.nextElement().split(";")) {
+                int equals = pair.indexOf('=');
+                if (equals > 0 && pair.substring(0, equals).strip().equals(REFRESH_COOKIE)) {
+                    String value = pair.substring(equals + 1).strip();
+                    if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+                        value = value.substring(1, value.length() - 1);
+                    }
+                    return value.isEmpty() ? null : value;
+                }
+            }
+        }
+        return null;
     }
 
     /** A required or optional email member, stripped; a malformed one is recorded as a fault. */

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -36,8 +37,30 @@ public final class JsonBody {
         if (contentType == null || contentType.isBlank()) {
             throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
         }
-        JsonNode root = parse(RequestBody.readAtMost(body, MAX_BYTES,
-                "The request body is at most " + MAX_BYTES + " bytes"));
+        return fields(readBytes(body), allowed);
+    }
+
+    /**
+     * As {@link #read}, for a body that may be left out: none at all (not one byte, with or without a
+     * Content-Type) is empty; any other is read and checked as {@link #read} does.
+     */
+    public Optional<Fields> readIfAny(String contentType, InputStream body, Set<String> allowed) {
+        byte[] bytes = readBytes(body);
+        if (bytes.length == 0) {
+            return Optional.empty();
+        }
+        if (contentType == null || contentType.isBlank()) {
+            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
+        }
+        return Optional.of(fields(bytes, allowed));
+    }
+
+    private static byte[] readBytes(InputStream body) {
+        return RequestBody.readAtMost(body, MAX_BYTES, "The request body is at most " + MAX_BYTES + " bytes");
+    }
+
+    private Fields fields(byte[] bytes, Set<String> allowed) {
+        JsonNode root = parse(bytes);
         if (root == null || root.isMissingNode() || !root.isObject()) {
             throw InvalidInput.of("The request body must be a JSON object with the members "
                     + String.join(", ", allowed.stream().sorted().toList()));

@@ -3,8 +3,8 @@ package pe.quipu.api.metering;
 import java.time.Instant;
 
 /**
- * One account's count in one bucket: quota units in a Lima month, or requests in a clock minute. Guarded by
- * its {@link AccountUsage}'s lock.
+ * One account's count in one bucket: quota units in a Lima month, requests in a clock minute, or the requests
+ * answered and units spent in a Lima day. Guarded by its {@link AccountUsage}'s lock.
  *
  * <p>{@code shared} is the total of every instance as last read from the database; {@code inflight} is what this
  * instance is adding to it right now (taken by the sync in progress); {@code unsynced} is what it counted since.
@@ -12,7 +12,19 @@ import java.time.Instant;
  */
 final class Counter {
 
-    enum Kind { MONTH, MINUTE }
+    enum Kind {
+        MONTH(true), MINUTE(true), DAY_REQUESTS(false), DAY_UNITS(false);
+
+        /**
+         * Whether decisions need the bucket's shared total: the month's and the minute's are read back from the
+         * database; a day's counts are only added to it (GET /v1/usage/daily reads them there).
+         */
+        final boolean read;
+
+        Kind(boolean read) {
+            this.read = read;
+        }
+    }
 
     final AccountUsage owner;
     final Kind kind;
@@ -24,11 +36,12 @@ final class Counter {
     /** Whether {@code shared} says anything: false until the bucket's stored total has been read once. */
     boolean known;
 
+    /** @param known whether the bucket's stored total is known already; always, for a bucket that is never read */
     Counter(AccountUsage owner, Kind kind, Instant bucket, boolean known) {
         this.owner = owner;
         this.kind = kind;
         this.bucket = bucket;
-        this.known = known;
+        this.known = known || !kind.read;
     }
 
     long total() {

@@ -24,8 +24,9 @@ import java.util.function.Function;
 
 /**
  * The shared counts: {@code usage_counters} (quota units per account and Lima month), {@code rate_windows}
- * (requests per account and minute) and {@code metering_instances}. Every statement here serves a whole sync of
- * one instance, never one request.
+ * (requests per account and minute), {@code usage_days} (requests answered and units spent per account and Lima
+ * day) and {@code metering_instances}. Every statement here serves a whole sync of one instance, never one request,
+ * but for {@link #days}, which serves {@code GET /v1/usage/daily}.
  */
 public final class MeteringStore {
 
@@ -51,7 +52,7 @@ public final class MeteringStore {
     }
 
     /**
-     * In one transaction: adds the batch's deltas, reads the totals it asks for, and emits
+     * In one transaction: adds the batch's deltas (days included), reads the totals it asks for, and emits
      * {@code usage.threshold_reached} for each account whose month total has just reached its threshold.
      *
      * @return every total the batch concerns; an absent row is 0
@@ -71,6 +72,7 @@ public final class MeteringStore {
                                 addMinutes.values().stream().map(Math::toIntExact).toArray(Integer[]::new))
                         .forEach(row -> totals.put(row.key(), row.used()));
             }
+            addDays(rows, batch, totals);
             List<SyncBatch.Key> readMonths = zero(months);
             if (!readMonths.isEmpty()) {
                 rows.readMonthUnits(accounts(readMonths), periods(readMonths))
@@ -93,6 +95,28 @@ public final class MeteringStore {
             }
             return totals;
         });
+    }
+
+    /**
+     * One row per account and day for both of the day's counts (keyed here as its requests count); {@code totals}
+     * gets the stored ones back.
+     */
+    private static void addDays(CountRows rows, SyncBatch batch, Map<SyncBatch.Key, Long> totals) {
+        Map<SyncBatch.Key, long[]> days = new LinkedHashMap<>();
+        nonZero(batch.deltas(Counter.Kind.DAY_REQUESTS)).forEach((key, delta) -> days.computeIfAbsent(key,
+                k -> new long[2])[0] = delta);
+        nonZero(batch.deltas(Counter.Kind.DAY_UNITS)).forEach((key, delta) -> days.computeIfAbsent(
+                new SyncBatch.Key(Counter.Kind.DAY_REQUESTS, key.accountId(), key.bucket()), k -> new long[2])[1] = delta);
+        if (days.isEmpty()) {
+            return;
+        }
+        rows.addDays(accounts(days.keySet()), dates(days.keySet()),
+                        days.values().stream().map(d -> d[0]).toArray(Long[]::new),
+                        days.values().stream().map(d -> d[1]).toArray(Long[]::new))
+                .forEach(row -> {
+                    totals.put(row.key(Counter.Kind.DAY_REQUESTS), row.requests());
+                    totals.put(row.key(Counter.Kind.DAY_UNITS), row.units());
+                });
     }
 
     private static Map<SyncBatch.Key, Long> nonZero(Map<SyncBatch.Key, Long> deltas) {
@@ -122,6 +146,12 @@ public final class MeteringStore {
     /** Months as their Lima dates. */
     private static String[] periods(java.util.Collection<SyncBatch.Key> keys) {
         return keys.stream().map(k -> period(k.bucket()).toString()).toArray(String[]::new);
+    }
+
+    /** Lima days as their dates. */
+    private static String[] dates(java.util.Collection<SyncBatch.Key> keys) {
+        return keys.stream().map(k -> LocalDate.ofInstant(k.bucket(), Subscriptions.LIMA).toString())
+                .toArray(String[]::new);
     }
 
     private static String[] windows(java.util.Collection<SyncBatch.Key> keys) {
@@ -163,6 +193,11 @@ public final class MeteringStore {
         return jdbi.withHandle(h -> h.attach(CountRows.class).monthUsed(accountId, period(monthStart))).orElse(0L);
     }
 
+    /** The account's stored days from {@code from} to {@code to} (Lima dates, both included); days never used are absent. */
+    public List<DayCount> days(UUID accountId, LocalDate from, LocalDate to) {
+        return jdbi.withHandle(h -> h.attach(CountRows.class).days(accountId, from, to));
+    }
+
     static LocalDate period(Instant monthStart) {
         return LocalDate.ofInstant(monthStart, Subscriptions.LIMA);
     }
@@ -172,6 +207,13 @@ public final class MeteringStore {
         SyncBatch.Key key() {
             return new SyncBatch.Key(Counter.Kind.MONTH, accountId,
                     period.atStartOfDay(Subscriptions.LIMA).toInstant());
+        }
+    }
+
+    /** A Lima day's stored counts: the requests answered, and the quota units they spent. */
+    public record DayCount(UUID accountId, LocalDate day, long requests, long units) {
+        SyncBatch.Key key(Counter.Kind kind) {
+            return new SyncBatch.Key(kind, accountId, day.atStartOfDay(Subscriptions.LIMA).toInstant());
         }
     }
 
@@ -188,6 +230,7 @@ public final class MeteringStore {
      */
     @RegisterConstructorMapper(MonthCount.class)
     @RegisterConstructorMapper(MinuteCount.class)
+    @RegisterConstructorMapper(DayCount.class)
     interface CountRows {
         @SqlQuery("""
                 insert into usage_counters as u (account_id, period, used)
@@ -208,6 +251,23 @@ public final class MeteringStore {
                 on conflict (account_id, window_start) do update set used = w.used + excluded.used
                 returning w.account_id, w.window_start, w.used""")
         List<MinuteCount> addMinuteRequests(String[] accounts, String[] windows, Integer[] requests);
+
+        @SqlQuery("""
+                insert into usage_days as u (account_id, day, requests, units)
+                select d.account_id, d.day, d.requests, d.units
+                  from unnest(cast(:accounts as uuid[]), cast(:days as date[]), cast(:requests as bigint[]),
+                              cast(:units as bigint[])) as d (account_id, day, requests, units)
+                 order by d.account_id, d.day
+                on conflict (account_id, day) do update
+                   set requests = u.requests + excluded.requests, units = u.units + excluded.units
+                returning u.account_id, u.day, u.requests, u.units""")
+        List<DayCount> addDays(String[] accounts, String[] days, Long[] requests, Long[] units);
+
+        @SqlQuery("""
+                select account_id, day, requests, units from usage_days
+                 where account_id = :accountId and day between :from and :to
+                 order by day""")
+        List<DayCount> days(UUID accountId, LocalDate from, LocalDate to);
 
         @SqlQuery("""
                 select u.account_id, u.period, u.used, u.alerted_at

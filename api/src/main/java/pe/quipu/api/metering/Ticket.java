@@ -5,7 +5,8 @@ import pe.quipu.api.plans.AccountLimits;
 
 /**
  * One admitted request's place in its account's counts: one request in the minute, and the quota units it holds
- * until its answer says whether they are spent (2xx, 304 and 404 spend them; anything else gives them back).
+ * until its answer says whether they are spent (2xx, 304 and 404 spend them; anything else gives them back). Its
+ * answer is counted in the Lima day it was admitted in.
  */
 public final class Ticket {
 
@@ -13,14 +14,19 @@ public final class Ticket {
     final AccountLimits limits;
     final Counter minute;
     final Counter month;
+    final Counter dayRequests;
+    final Counter dayUnits;
     long reserved;
     private Allowance settled;
 
-    Ticket(UsageMeter meter, AccountLimits limits, Counter minute, Counter month, long reserved) {
+    Ticket(UsageMeter meter, AccountLimits limits, Counter minute, Counter month, Counter dayRequests,
+           Counter dayUnits, long reserved) {
         this.meter = meter;
         this.limits = limits;
         this.minute = minute;
         this.month = month;
+        this.dayRequests = dayRequests;
+        this.dayUnits = dayUnits;
         this.reserved = reserved;
     }
 

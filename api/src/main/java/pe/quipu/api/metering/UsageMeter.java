@@ -9,6 +9,7 @@ import pe.quipu.api.plans.Subscriptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Counts each account's requests per clock minute and quota units per Lima month, in memory, and decides whether a
  * request may go on. No request reads or writes the database: {@link MeterSync} adds every instance's counts to the
  * shared ones in the background and brings back the totals, and a decision is taken on the shared total plus what
- * this instance counted since.
+ * this instance counted since. It also counts, per Lima day, the requests answered and the units they spent, which
+ * no decision reads: the sync only adds them to the database, where {@code GET /v1/usage/daily} reads them.
  *
  * <p>How far one instance may count ahead of the shared totals is bounded when other instances are alive: by one
  * second's worth of the per-minute limit and by 1 % of the monthly quota, each split among the other instances (at
@@ -69,13 +71,14 @@ public final class UsageMeter {
             SyncWaiter waiter = sync;
             boolean mayWait = waits < MAX_SYNC_WAITS && waiter != null;
             Instant monthStart = Subscriptions.monthStart(now);
+            Instant dayStart = dayStart(now);
             Instant minuteStart = minuteStart(now);
             synchronized (usage) {
                 if (usage.evicted) {
                     continue;
                 }
                 usage.lastUsedNanos = System.nanoTime();
-                usage.roll(monthStart, minuteStart, retired::add);
+                usage.roll(monthStart, dayStart, minuteStart, retired::add);
                 Counter minute = usage.minute;
                 Counter month = usage.month;
                 if (!mayWait || month.known && minute.known) {
@@ -89,7 +92,7 @@ public final class UsageMeter {
                             && month.ahead() + 1 <= quotaAllowance(limits)) {
                         minute.unsynced++;
                         month.unsynced++;
-                        return new Ticket(this, limits, minute, month, 1);
+                        return new Ticket(this, limits, minute, month, usage.dayRequests, usage.dayUnits, 1);
                     }
                 }
             }
@@ -127,7 +130,8 @@ public final class UsageMeter {
 
     /**
      * Gives back what an answer does not cost: its quota units when it is not charged, and its place in the
-     * minute's count when it is a 429. Returns what the answer says the account has left.
+     * minute's count when it is a 429. Counts the answer in its Lima day (the day it was admitted, as its month):
+     * one request unless it is a 429, and the units it spent. Returns what the answer says the account has left.
      */
     Allowance settle(Ticket ticket, boolean charged, boolean refused) {
         Counter minute = ticket.minute;
@@ -141,6 +145,13 @@ public final class UsageMeter {
             if (refused) {
                 minute.unsynced--;
                 keepForSync(minute);
+            } else {
+                ticket.dayRequests.unsynced++;
+                keepForSync(ticket.dayRequests);
+            }
+            if (ticket.reserved > 0) {
+                ticket.dayUnits.unsynced += ticket.reserved;
+                keepForSync(ticket.dayUnits);
             }
             return allowance(ticket.limits, minute, month, clock.instant());
         }
@@ -149,7 +160,7 @@ public final class UsageMeter {
     /** A counter its account no longer uses still has its change flushed. */
     private void keepForSync(Counter counter) {
         AccountUsage owner = counter.owner;
-        if (owner.evicted || owner.month != counter && owner.minute != counter) {
+        if (owner.evicted || !owner.holds(counter)) {
             retired.add(counter);
         }
     }
@@ -170,7 +181,7 @@ public final class UsageMeter {
                     continue;
                 }
                 usage.lastUsedNanos = System.nanoTime();
-                usage.roll(Subscriptions.monthStart(now), minuteStart(now), retired::add);
+                usage.roll(Subscriptions.monthStart(now), dayStart(now), minuteStart(now), retired::add);
                 if (usage.month.known || waits >= MAX_SYNC_WAITS || waiter == null) {
                     return Math.max(0, usage.month.total());
                 }
@@ -182,7 +193,7 @@ public final class UsageMeter {
 
     private AccountUsage current(UUID accountId, Instant now) {
         return accounts.computeIfAbsent(accountId,
-                id -> new AccountUsage(id, Subscriptions.monthStart(now), minuteStart(now)));
+                id -> new AccountUsage(id, Subscriptions.monthStart(now), dayStart(now), minuteStart(now)));
     }
 
     private long rateAllowance(AccountLimits limits) {
@@ -230,14 +241,15 @@ public final class UsageMeter {
         List<SyncBatch.Entry> entries = new ArrayList<>();
         for (AccountUsage usage : accounts.values()) {
             synchronized (usage) {
-                if (now - usage.lastUsedNanos > IDLE_EVICTION.toNanos()
-                        && usage.month.ahead() == 0 && usage.minute.ahead() == 0) {
+                if (now - usage.lastUsedNanos > IDLE_EVICTION.toNanos() && usage.synced()) {
                     usage.evicted = true;
                     accounts.remove(usage.accountId, usage);
                     continue;
                 }
                 take(usage.month, shared, entries);
                 take(usage.minute, shared, entries);
+                take(usage.dayRequests, false, entries);
+                take(usage.dayUnits, false, entries);
             }
         }
         for (Counter counter : retired) {
@@ -291,6 +303,26 @@ public final class UsageMeter {
     static Instant minuteStart(Instant now) {
         return now.truncatedTo(ChronoUnit.MINUTES);
     }
+
+    /** The first instant of the Lima day {@code now} falls in. */
+    static Instant dayStart(Instant now) {
+        // Asked on every metered request: the day last computed answers until it ends.
+        Day known = lastDay;
+        if (!now.isBefore(known.start) && now.isBefore(known.end)) {
+            return known.start;
+        }
+        LocalDate date = LocalDate.ofInstant(now, Subscriptions.LIMA);
+        Day day = new Day(date.atStartOfDay(Subscriptions.LIMA).toInstant(),
+                date.plusDays(1).atStartOfDay(Subscriptions.LIMA).toInstant());
+        lastDay = day;
+        return day.start;
+    }
+
+    /** A Lima day, {@code [start, end)}. */
+    private record Day(Instant start, Instant end) {
+    }
+
+    private static volatile Day lastDay = new Day(Instant.EPOCH, Instant.EPOCH);
 
     private static RateLimited rateLimited(AccountLimits limits, Counter minute, Counter month, Instant now) {
         long retryAfter = secondsUntil(minute.bucket.plus(MINUTE), now);

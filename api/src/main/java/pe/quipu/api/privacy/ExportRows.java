@@ -6,6 +6,7 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -13,7 +14,7 @@ import java.util.stream.Stream;
 
 /**
  * The SQL of the personal-data export: the throttle, and one read per section. Sections that can grow without a
- * bound (keys, sessions, subscriptions, the audit log, events, usage months, deliveries) are {@link Stream}s read
+ * bound (keys, sessions, subscriptions, the audit log, events, usage months and days, deliveries) are {@link Stream}s read
  * through a cursor ({@link FetchSize}, inside the export's transaction), so rows are written as they arrive and never
  * held all at once. The caller closes each stream.
  */
@@ -203,4 +204,18 @@ interface ExportRows {
     @RegisterConstructorMapper(UsageMonthRow.class)
     @FetchSize(FETCH)
     Stream<UsageMonthRow> usageMonths(UUID id);
+
+    // ---- usageDays
+
+    /** Requests answered and quota units spent in one Lima day. */
+    record UsageDayRow(LocalDate day, long requests, long units) {
+    }
+
+    @SqlQuery("""
+            select day, requests, units
+              from usage_days where account_id = :id
+             order by day desc""")
+    @RegisterConstructorMapper(UsageDayRow.class)
+    @FetchSize(FETCH)
+    Stream<UsageDayRow> usageDays(UUID id);
 }

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * account's few endpoints) is held at a time, whatever the size of the audit log or the event history. The members,
  * in order: {@code exportedAt}, {@code format}, {@code compliance}, {@code user}, {@code auth}, {@code apiKeys},
  * {@code subscription}, {@code webhooks}, {@code events}, {@code auditLog}, {@code currentUsage},
- * {@code usageHistory}, and {@code _meta} last, since its counts are known only at the end.
+ * {@code usageHistory}, {@code usageDays}, and {@code _meta} last, since its counts are known only at the end.
  * docs/data-inventory.md says which table each member comes from.
  *
  * <p>Never written: the password hash (only whether one is set), refresh-token hashes, key hashes, webhook secrets,
@@ -68,6 +68,7 @@ final class ExportWriter {
         auditLog(accountId, exportedAt.atOffset(ZoneOffset.UTC).minus(AuditLog.RETENTION).toInstant());
         currentUsage(usage);
         usageHistory(accountId);
+        usageDays(accountId);
         meta();
         out.writeEndObject();
         out.flush();
@@ -413,6 +414,24 @@ final class ExportWriter {
         }
         out.writeEndArray();
         counts.put("usageHistory", months);
+    }
+
+    /** The requests answered and units spent per Lima day, latest first (what the instances had synced by then). */
+    private void usageDays(UUID accountId) throws IOException {
+        out.writeArrayFieldStart("usageDays");
+        long days = 0;
+        try (Stream<ExportRows.UsageDayRow> stream = rows.usageDays(accountId)) {
+            for (Iterator<ExportRows.UsageDayRow> it = stream.iterator(); it.hasNext(); days++) {
+                ExportRows.UsageDayRow d = it.next();
+                out.writeStartObject();
+                out.writeStringField("fecha", d.day().toString());
+                out.writeNumberField("requests", d.requests());
+                out.writeNumberField("units", d.units());
+                out.writeEndObject();
+            }
+        }
+        out.writeEndArray();
+        counts.put("usageDays", days);
     }
 
     private void meta() throws IOException {

@@ -171,7 +171,7 @@ class AccountDeletionTest {
                 "{\"url\":\"https://hooks.example.com/p\",\"events\":[\"key.created\"]}")).get("id").asText();
         quipu.post("/v1/webhooks/" + id + "/test", key, null, "");
         await().atMost(Duration.ofSeconds(5)).until(() -> rowsReferring(session.accountId())
-                .contains("usage_counters"));
+                .containsAll(List.of("usage_counters", "usage_days")));
         assertThat(delete(session.accessToken(), PHRASE).statusCode()).isEqualTo(204);
         long anonymous = countAudit("account_id is null");
 
@@ -212,7 +212,7 @@ class AccountDeletionTest {
                              order by 1, 2""")
                     .map((rs, ctx) -> List.of(rs.getString(1), rs.getString(2))).list();
             assertThat(columns).extracting(List::getFirst).contains("accounts", "api_keys", "audit_log", "events",
-                    "sessions", "subscriptions", "usage_counters", "rate_windows", "webhook_endpoints");
+                    "sessions", "subscriptions", "usage_counters", "usage_days", "rate_windows", "webhook_endpoints");
             return columns.stream()
                     .filter(c -> h.createQuery("select exists (select 1 from " + c.get(0) + " where " + c.get(1)
                             + " = :a)").bind("a", account).mapTo(Boolean.class).one())

@@ -52,11 +52,12 @@ class HostileRequestsFuzzTest {
     private static final String[] ROUTES = {"/v1/ubigeos", "/v1/ubigeos/150101", "/v1/ubigeos/{x}", "/v1/ruc/20100227461",
             "/v1/ruc/{x}", "/v1/ruc/batch", "/v1/tipo-cambio", "/v1/status", "/v1/auth/signup", "/v1/auth/login",
             "/v1/auth/refresh", "/v1/auth/logout", "/v1/me", "/v1/me/export", "/v1/keys", "/v1/keys/{x}",
-            "/v1/keys/{x}/rotate", "/v1/usage", "/v1/webhooks", "/v1/webhooks/{x}", "/v1/webhooks/{x}/rotate",
+            "/v1/keys/{x}/rotate", "/v1/usage", "/v1/usage/daily", "/v1/webhooks", "/v1/webhooks/{x}", "/v1/webhooks/{x}/rotate",
             "/v1/webhooks/{x}/test", "/v1/webhooks/{x}/deliveries", "/v1/webhooks/{x}/deliveries/{x}",
-            "/v1/webhooks/{x}/deliveries/{x}/retry", "/.well-known/jwks.json", "/{x}", "/v1/{x}", "/"};
+            "/v1/webhooks/{x}/deliveries/{x}/retry", "/.well-known/jwks.json", "/docs", "/docs/{x}",
+            "/docs/swagger-ui.css", "/{x}", "/v1/{x}", "/"};
     private static final String[] PARAMETERS = {"q", "limit", "cursor", "departamento", "provincia", "fecha",
-            "moneda", "access_token", "token", "{x}"};
+            "moneda", "from", "to", "access_token", "token", "{x}"};
     private static final String[] MEMBERS = {"email", "password", "nombre", "url", "events", "active", "rucs",
             "name", "scopes", "refreshToken", "confirmation", "usageAlertPercent", "{x}"};
     private static final String[] CONTENT_TYPES = {"application/json", "application/json; charset=utf-8",
@@ -187,7 +188,7 @@ class HostileRequestsFuzzTest {
         }
         if (random.nextInt(6) == 0) {
             headers.add(new String[]{pick(new String[]{"If-None-Match", "Accept", "Accept-Encoding", "X-Forwarded-For",
-                    "Range", "Expect", "Transfer-Encoding-Ignored", "Cookie"}), headerValue()});
+                    "Range", "Expect", "Transfer-Encoding-Ignored", "Cookie", "X-Quipu-CSRF"}), headerValue()});
         }
         return new Request(method, target.toString(), headers, body);
     }
@@ -270,10 +271,11 @@ class HostileRequestsFuzzTest {
     }
 
     private static String headerValue() {
-        return switch (random.nextInt(4)) {
+        return switch (random.nextInt(5)) {
             case 0 -> word(10);
             case 1 -> "\"" + word(8) + "\", W/\"" + word(4) + "\", *";
             case 2 -> "x".repeat(random.nextInt(4000));
+            case 3 -> "quipu_refresh=" + word(12) + "; " + word(3) + "=" + word(3);
             default -> "100-continue";
         };
     }

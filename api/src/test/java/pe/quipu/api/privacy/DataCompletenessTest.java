@@ -92,6 +92,11 @@ class DataCompletenessTest {
                     "period", "usageHistory[].month",
                     "used", "usageHistory[].used (currentUsage counts the month under way as GET /v1/usage does)",
                     "alerted_at", "usageHistory[].alertedAt")),
+            entry("usage_days", Map.of(
+                    "account_id", IMPLIED,
+                    "day", "usageDays[].fecha",
+                    "requests", "usageDays[].requests",
+                    "units", "usageDays[].units")),
             entry("audit_log", Map.of(
                     "id", "not shown: a row number; rows are newest first",
                     "account_id", IMPLIED,

@@ -84,7 +84,8 @@ class ExportTest {
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
         JsonNode export = quipu.body(response);
         assertThat(fieldNames(export)).containsExactly("exportedAt", "format", "compliance", "user", "auth", "apiKeys",
-                "subscription", "webhooks", "events", "auditLog", "currentUsage", "usageHistory", "_meta");
+                "subscription", "webhooks", "events", "auditLog", "currentUsage", "usageHistory", "usageDays",
+                "_meta");
         assertThat(export.get("exportedAt").asText()).isEqualTo(exportedAt.toString());
         assertThat(export.get("format").asText()).isEqualTo("v1");
 
@@ -251,6 +252,38 @@ class ExportTest {
                 endpoint.get("secret").asText(), "whsec_", "$argon2", passwordHash, session.refreshToken(),
                 nextRefreshToken, token, session.password());
         assertThat(body).doesNotContainPattern("qk_live_[0-9A-Za-z]{40}");
+    }
+
+    @Test
+    void usage_shows_by_month_and_by_lima_day_latest_first() {
+        TestAccounts.Session session = quipu.accounts.newSession();
+        String key = quipu.accounts.issueKey(session.accountId(), Scope.UBIGEOS_READ);
+        // 2026-10-06 in Lima (23:30), then 2026-10-07 twice, one of them a 404.
+        quipu.clock.set(Instant.parse("2026-10-07T04:30:00Z"));
+        assertThat(quipu.get("/v1/ubigeos/150101", key).statusCode()).isEqualTo(200);
+        quipu.clock.set(QuipuExtension.START);
+        assertThat(quipu.get("/v1/ubigeos/150101", key).statusCode()).isEqualTo(200);
+        assertThat(quipu.get("/v1/ubigeos/999999", key).statusCode()).isEqualTo(404);
+        assertThat(quipu.get("/v1/ubigeos/15010", key).statusCode()).isEqualTo(400);
+        await().atMost(Duration.ofSeconds(10)).until(() -> quipu.body(quipu.get("/v1/usage/daily", key))
+                .at("/total/requests").asLong() == 4);
+
+        JsonNode export = quipu.body(quipu.get("/v1/me/export", session.accessToken()));
+
+        JsonNode months = export.get("usageHistory");
+        assertThat(months).hasSize(1);
+        assertThat(months.get(0).get("month").asText()).isEqualTo("2026-10");
+        assertThat(months.get(0).get("used").asLong()).isEqualTo(3);
+        JsonNode days = export.get("usageDays");
+        assertThat(days).hasSize(2);
+        assertThat(fieldNames(days.get(0))).containsExactly("fecha", "requests", "units");
+        assertThat(days.get(0).get("fecha").asText()).isEqualTo("2026-10-07");
+        assertThat(days.get(0).get("requests").asLong()).isEqualTo(3);
+        assertThat(days.get(0).get("units").asLong()).isEqualTo(2);
+        assertThat(days.get(1).get("fecha").asText()).isEqualTo("2026-10-06");
+        assertThat(days.get(1).get("requests").asLong()).isEqualTo(1);
+        assertThat(days.get(1).get("units").asLong()).isEqualTo(1);
+        assertThat(export.at("/_meta/counts/usageDays").asInt()).isEqualTo(2);
     }
 
     @Test
