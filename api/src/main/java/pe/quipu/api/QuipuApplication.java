@@ -250,7 +250,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 Set.of(QuipuPrincipal.class, ApiKeyPrincipal.class, SessionPrincipal.class)));
         environment.jersey().register(new ScopeFeature());
         AuditLog audit = new AuditLog(clock, json);
-        AccountDeletion deletion = new AccountDeletion(jdbi, clock, audit, denylist);
+        AccountDeletion deletion = new AccountDeletion(jdbi, clock, audit, denylist, apiKeys::forget);
         environment.jersey().register(new SessionFeature(deletion::deletedAt));
 
         // Accounts and sessions.

@@ -11,9 +11,11 @@ import pe.quipu.api.domain.DomainException.Unauthenticated;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * {@code DELETE /v1/me} (the spec's account deletion; contract §8): the account holder's own deletion, all in one
@@ -39,12 +41,19 @@ public final class AccountDeletion {
     private final Clock clock;
     private final AuditLog audit;
     private final TokenDenylist denylist;
+    private final Consumer<byte[]> forgetKey;
 
-    public AccountDeletion(Jdbi jdbi, Clock clock, AuditLog audit, TokenDenylist denylist) {
+    /**
+     * @param forgetKey drops a key (by its hash) from this instance's key cache at once: the other instances learn
+     *                  of the revocation from its notification, which comes back to this one asynchronously too
+     */
+    public AccountDeletion(Jdbi jdbi, Clock clock, AuditLog audit, TokenDenylist denylist,
+                           Consumer<byte[]> forgetKey) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.audit = audit;
         this.denylist = denylist;
+        this.forgetKey = forgetKey;
     }
 
     /** When the account was deleted, if it was; empty for a live (or unknown) account. */
@@ -55,7 +64,7 @@ public final class AccountDeletion {
     /** Deletes the caller's account; {@link Gone} when it already is. */
     public void delete(SessionPrincipal caller, AuditLog.Origin origin) {
         UUID account = caller.accountId();
-        jdbi.useTransaction(h -> {
+        List<byte[]> revoked = jdbi.inTransaction(h -> {
             Rows rows = h.attach(Rows.class);
             State state = rows.lock(account)
                     .orElseThrow(() -> new Unauthenticated("This account no longer exists"));
@@ -64,7 +73,7 @@ public final class AccountDeletion {
             }
             Instant now = clock.instant();
             rows.softDelete(account, now);
-            int keys = rows.revokeKeys(account, now);
+            List<byte[]> keys = rows.revokeKeys(account, now);
             rows.deleteSessions(account);
             h.attach(SessionRows.class).deny("jti", caller.jti(), caller.expiresAt());
             int endpoints = rows.deactivateEndpoints(account, now);
@@ -72,10 +81,13 @@ public final class AccountDeletion {
             rows.anonymiseAudit(account);
             // The deletion's own row is anonymous from the start: when, and what.
             audit.record(h, null, "account.deleted", new AuditLog.Origin(null, null),
-                    Map.of("keysRevoked", keys, "webhooksDeactivated", endpoints));
+                    Map.of("keysRevoked", keys.size(), "webhooksDeactivated", endpoints));
             // Every instance drops the account's limits (and so stops metering it).
             h.execute("select pg_notify('quipu_subscriptions', ?)", account.toString());
+            return keys;
         });
+        // The caller's next request, on this instance, must not find a key it still had cached.
+        revoked.forEach(forgetKey);
         denylist.reload();
     }
 
@@ -98,10 +110,11 @@ public final class AccountDeletion {
         @SqlUpdate("update accounts set deleted_at = :now, password_hash = null where id = :account")
         void softDelete(UUID account, Instant now);
 
-        @SqlUpdate("""
+        @SqlQuery("""
                 update api_keys set status = 'revoked', revoked_at = :now
-                 where account_id = :account and status <> 'revoked'""")
-        int revokeKeys(UUID account, Instant now);
+                 where account_id = :account and status <> 'revoked'
+                returning key_hash""")
+        List<byte[]> revokeKeys(UUID account, Instant now);
 
         @SqlUpdate("delete from sessions where account_id = :account")
         void deleteSessions(UUID account);
