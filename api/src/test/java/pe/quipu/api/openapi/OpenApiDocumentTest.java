@@ -1,7 +1,6 @@
 package pe.quipu.api.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
@@ -12,12 +11,15 @@ import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import org.junit.jupiter.api.Test;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.http.ProblemType;
 import pe.quipu.api.testing.OpenApiContract;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,12 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The OpenAPI document itself: valid OpenAPI 3.1 for the parser SDK generators use and for the OpenAPI Initiative's
  * own JSON Schema of 3.1 documents (vendored under test resources, oas/3.1), every example valid against the schema
- * beside it, and an example for every operation.
+ * beside it, an example for every operation that takes or answers a body, and the code's Problem types and scopes.
  */
 class OpenApiDocumentTest {
 
     private static final OpenApiContract CONTRACT = OpenApiContract.get();
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
     void swagger_parser_reads_it_as_openapi_3_1_without_a_message() throws IOException {
@@ -77,6 +78,21 @@ class OpenApiDocumentTest {
         }
         assertThat(faults).isEmpty();
         assertThat(checked).isGreaterThan(30);
+    }
+
+    @Test
+    void the_problem_types_and_scopes_are_the_code_s() {
+        assertThat(texts(CONTRACT.document().at("/components/schemas/Problem/properties/type/enum")))
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(ProblemType.values()).map(ProblemType::wireName)
+                        .toList());
+        assertThat(texts(CONTRACT.document().at("/components/schemas/Scope/enum")))
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(Scope.values()).map(Scope::wireName).toList());
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
+        array.forEach(n -> texts.add(n.asText()));
+        return texts;
     }
 
     /**
