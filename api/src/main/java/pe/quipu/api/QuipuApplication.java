@@ -82,6 +82,8 @@ import pe.quipu.api.metering.MeteringSettings;
 import pe.quipu.api.metering.MeteringStore;
 import pe.quipu.api.metering.UsageMeter;
 import pe.quipu.api.metering.UsageResource;
+import pe.quipu.api.openapi.OpenApiDocument;
+import pe.quipu.api.openapi.OpenApiResource;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.ApplySubscriptionsTask;
 import pe.quipu.api.plans.CancelSubscriptionTask;
@@ -329,6 +331,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         environment.jersey().register(new StatusResource(freshness, clock, version()));
         environment.healthChecks().register("data-freshness",
                 new FreshnessHealthCheck(freshness::read, clock, configuration.getFreshness()));
+        // The OpenAPI document (public), read once; the tests hold it to the resources and their answers.
+        environment.jersey().register(new OpenApiResource(OpenApiDocument.load()));
 
         // Webhooks: the endpoints API; the delivery worker unless webhooks.workerEnabled is false here (then
         // `deliver` runs it elsewhere). It wakes on new events and deliveries, and looks every pollInterval.

@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.auth.Scope;
+import pe.quipu.api.testing.OpenApiContract;
 import pe.quipu.api.testing.QuipuExtension;
+import pe.quipu.api.testing.RawResponse;
 import pe.quipu.api.testing.TestAccounts;
 import pe.quipu.core.testing.BcrpStub;
 
@@ -131,7 +133,23 @@ class HostileRequestsFuzzTest {
                 return "a Problem Details body that is not JSON";
             }
         }
-        return null;
+        return contractFault(request, answer);
+    }
+
+    /** How the answer breaks the OpenAPI document, or null (pe.quipu.api.testing.OpenApiContract). */
+    private static String contractFault(Request request, Answer answer) {
+        RawResponse parsed;
+        try {
+            parsed = RawResponse.parse(answer.raw());
+        } catch (RuntimeException e) {
+            return null; // not a whole HTTP/1.1 answer: the checks above judged it
+        }
+        if (parsed.status() < 200) {
+            return null; // an interim answer (100 Continue) before the final one, which this parser does not reach
+        }
+        List<String> faults = OpenApiContract.get().faults(new OpenApiContract.Answer(request.method(),
+                request.target(), parsed.status(), parsed::header, parsed.body(), true));
+        return faults.isEmpty() ? null : "an answer that breaks the OpenAPI document: " + String.join("; ", faults);
     }
 
     record Request(String method, String target, List<String[]> headers, byte[] body) {
@@ -145,7 +163,8 @@ class HostileRequestsFuzzTest {
         }
     }
 
-    record Answer(int status, String contentType, String body) {
+    /** {@code raw}: the whole answer as received, null when there was none. */
+    record Answer(int status, String contentType, String body, String raw) {
     }
 
     private static Request generate() throws IOException {
@@ -337,9 +356,9 @@ class HostileRequestsFuzzTest {
             try (InputStream in = socket.getInputStream()) {
                 answer = in.readAllBytes();
             } catch (SocketTimeoutException e) {
-                return new Answer(599, null, "no answer within 15 s");
+                return new Answer(599, null, "no answer within 15 s", null);
             } catch (IOException e) {
-                return new Answer(-1, null, e.toString());
+                return new Answer(-1, null, e.toString(), null);
             }
             return parse(new String(answer, StandardCharsets.UTF_8));
         }
@@ -347,7 +366,7 @@ class HostileRequestsFuzzTest {
 
     private static Answer parse(String raw) {
         if (!raw.startsWith("HTTP/1.1 ")) {
-            return new Answer(-1, null, raw);
+            return new Answer(-1, null, raw, null);
         }
         int status = Integer.parseInt(raw.substring(9, 12));
         int end = raw.indexOf("\r\n\r\n");
@@ -363,7 +382,7 @@ class HostileRequestsFuzzTest {
                 chunked = true;
             }
         }
-        return new Answer(status, contentType, chunked ? dechunk(body) : body);
+        return new Answer(status, contentType, chunked ? dechunk(body) : body, raw);
     }
 
     private static String dechunk(String body) {

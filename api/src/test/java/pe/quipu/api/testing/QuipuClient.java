@@ -20,6 +20,9 @@ import java.time.Duration;
 /**
  * Requests to one running Quipu over real HTTP, from 127.0.0.1: {@code key} is sent as
  * {@code Authorization: Bearer <key>} when not null, {@code headers} are name, value, name, value…
+ *
+ * <p>Every answer of the application connector is checked against the OpenAPI document ({@link OpenApiContract}):
+ * one that breaks it fails the test that received it.
  */
 public abstract class QuipuClient {
 
@@ -73,7 +76,15 @@ public abstract class QuipuClient {
             builder.header(headers[i], headers[i + 1]);
         }
         try {
-            return HTTP.send(builder.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest request = builder.timeout(Duration.ofSeconds(30)).build();
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            if (request.uri().getPort() == port()) {
+                URI uri = request.uri();
+                OpenApiContract.get().check(new OpenApiContract.Answer(request.method(),
+                        uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery()),
+                        response.statusCode(), response.headers()::firstValue, response.body(), metered()));
+            }
+            return response;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -87,14 +98,37 @@ public abstract class QuipuClient {
      * a malformed request line), and returns the whole answer as text.
      */
     public String raw(String request) {
+        String answer;
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port())) {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
-            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        checkRaw(request, answer);
+        return answer;
+    }
+
+    /** A hand-written request's answer, checked like any other when both take the ordinary form. */
+    private void checkRaw(String request, String answer) {
+        String[] requestLine = request.substring(0, Math.max(0, request.indexOf("\r\n"))).split(" ");
+        RawResponse response;
+        try {
+            response = RawResponse.parse(answer);
+        } catch (RuntimeException e) {
+            return; // no HTTP/1.1 answer (the connection was closed): nothing was served to check
+        }
+        if (requestLine.length == 3) {
+            OpenApiContract.get().check(new OpenApiContract.Answer(requestLine[0], requestLine[1], response.status(),
+                    response::header, response.body(), metered()));
+        }
+    }
+
+    /** Whether this instance meters (and so sends the rate and quota headers). */
+    private boolean metered() {
+        return support().getConfiguration().getMetering().isEnabled();
     }
 
     /** A GET written by hand (see {@link #raw}), with the key when given. */

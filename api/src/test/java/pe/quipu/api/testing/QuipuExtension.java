@@ -112,6 +112,11 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         return app.getTestSupport();
     }
 
+    /** The running application's environment (its Jersey resources, for instance). */
+    public Environment environment() {
+        return app.getEnvironment();
+    }
+
     /** The configuration the application runs with: config.yml and the overrides. */
     public QuipuConfiguration configuration() {
         return app.getConfiguration();
