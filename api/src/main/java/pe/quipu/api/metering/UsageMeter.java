@@ -9,7 +9,6 @@ import pe.quipu.api.plans.Subscriptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,7 +70,7 @@ public final class UsageMeter {
             SyncWaiter waiter = sync;
             boolean mayWait = waits < MAX_SYNC_WAITS && waiter != null;
             Instant monthStart = Subscriptions.monthStart(now);
-            Instant dayStart = dayStart(now);
+            Instant dayStart = Subscriptions.dayStart(now);
             Instant minuteStart = minuteStart(now);
             synchronized (usage) {
                 if (usage.evicted) {
@@ -181,7 +180,8 @@ public final class UsageMeter {
                     continue;
                 }
                 usage.lastUsedNanos = System.nanoTime();
-                usage.roll(Subscriptions.monthStart(now), dayStart(now), minuteStart(now), retired::add);
+                usage.roll(Subscriptions.monthStart(now), Subscriptions.dayStart(now), minuteStart(now),
+                        retired::add);
                 if (usage.month.known || waits >= MAX_SYNC_WAITS || waiter == null) {
                     return Math.max(0, usage.month.total());
                 }
@@ -193,7 +193,8 @@ public final class UsageMeter {
 
     private AccountUsage current(UUID accountId, Instant now) {
         return accounts.computeIfAbsent(accountId,
-                id -> new AccountUsage(id, Subscriptions.monthStart(now), dayStart(now), minuteStart(now)));
+                id -> new AccountUsage(id, Subscriptions.monthStart(now), Subscriptions.dayStart(now),
+                        minuteStart(now)));
     }
 
     private long rateAllowance(AccountLimits limits) {
@@ -303,26 +304,6 @@ public final class UsageMeter {
     static Instant minuteStart(Instant now) {
         return now.truncatedTo(ChronoUnit.MINUTES);
     }
-
-    /** The first instant of the Lima day {@code now} falls in. */
-    static Instant dayStart(Instant now) {
-        // Asked on every metered request: the day last computed answers until it ends.
-        Day known = lastDay;
-        if (!now.isBefore(known.start) && now.isBefore(known.end)) {
-            return known.start;
-        }
-        LocalDate date = LocalDate.ofInstant(now, Subscriptions.LIMA);
-        Day day = new Day(date.atStartOfDay(Subscriptions.LIMA).toInstant(),
-                date.plusDays(1).atStartOfDay(Subscriptions.LIMA).toInstant());
-        lastDay = day;
-        return day.start;
-    }
-
-    /** A Lima day, {@code [start, end)}. */
-    private record Day(Instant start, Instant end) {
-    }
-
-    private static volatile Day lastDay = new Day(Instant.EPOCH, Instant.EPOCH);
 
     private static RateLimited rateLimited(AccountLimits limits, Counter minute, Counter month, Instant now) {
         long retryAfter = secondsUntil(minute.bucket.plus(MINUTE), now);

@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.UUID;
+import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * Subscriptions: every account has one current row (its plan and per-account overrides) and keeps the ended ones
@@ -36,24 +38,48 @@ public final class Subscriptions {
 
     /** The first instant of the Lima calendar month {@code now} falls in. */
     public static Instant monthStart(Instant now) {
-        // Asked on every metered request: the month last computed answers until it ends.
-        Month known = lastMonth;
-        if (known.contains(now)) {
-            return known.start();
-        }
-        Instant start = LocalDate.ofInstant(now, LIMA).withDayOfMonth(1).atStartOfDay(LIMA).toInstant();
-        lastMonth = new Month(start, nextMonthStart(now));
-        return start;
+        return MONTHS.startOf(now);
     }
 
-    /** A Lima calendar month, {@code [start, end)}. */
-    private record Month(Instant start, Instant end) {
-        boolean contains(Instant now) {
-            return !now.isBefore(start) && now.isBefore(end);
-        }
+    /** The first instant of the Lima day {@code now} falls in. */
+    public static Instant dayStart(Instant now) {
+        return DAYS.startOf(now);
     }
 
-    private static volatile Month lastMonth = new Month(Instant.EPOCH, Instant.EPOCH);
+    private static final Remembered MONTHS = new Remembered(LocalDate::plusMonths, date -> date.withDayOfMonth(1));
+    private static final Remembered DAYS = new Remembered(LocalDate::plusDays, date -> date);
+
+    /**
+     * Lima periods (months or days), asked for on every metered request: the period last computed answers until
+     * it ends.
+     */
+    private static final class Remembered {
+
+        /** A Lima period, {@code [start, end)}. */
+        private record Period(Instant start, Instant end) {
+        }
+
+        private final BiFunction<LocalDate, Long, LocalDate> plus;
+        private final UnaryOperator<LocalDate> first;
+        private volatile Period last = new Period(Instant.EPOCH, Instant.EPOCH);
+
+        Remembered(BiFunction<LocalDate, Long, LocalDate> plus, UnaryOperator<LocalDate> first) {
+            this.plus = plus;
+            this.first = first;
+        }
+
+        Instant startOf(Instant now) {
+            Period known = last;
+            if (!now.isBefore(known.start()) && now.isBefore(known.end())) {
+                return known.start();
+            }
+            LocalDate start = first.apply(LocalDate.ofInstant(now, LIMA));
+            Period period = new Period(start.atStartOfDay(LIMA).toInstant(),
+                    plus.apply(start, 1L).atStartOfDay(LIMA).toInstant());
+            last = period;
+            return period.start();
+        }
+    }
 
     public static String newId() {
         char[] id = new char[24];
