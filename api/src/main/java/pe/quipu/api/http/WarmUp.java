@@ -19,6 +19,8 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -33,6 +35,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -62,6 +65,11 @@ public final class WarmUp extends AbstractLifeCycle {
      * in the first 10 s after a start, 2 gave 7,900-11,000, 4 gave 8,000-8,900, 12 gave 5,100-6,100).
      */
     private static final int CONNECTIONS = 1;
+    /** The shortest warm-up (unless the configured one is shorter). */
+    static final Duration MINIMUM = Duration.ofSeconds(5);
+    static final Duration SAMPLE = Duration.ofMillis(250);
+    static final Duration SETTLED_WINDOW = Duration.ofSeconds(3);
+    private static final double SETTLED_SHARE = 0.05;
 
     /** A key that exists in this process's memory only, until {@link #forget} runs. */
     public record Key(String secret, Runnable forget) {
@@ -76,6 +84,7 @@ public final class WarmUp extends AbstractLifeCycle {
     private volatile boolean silent;
     private volatile Server server;
     private volatile long millis;
+    private volatile boolean jitSettled;
 
     /**
      * @param duration how long to send requests; zero skips the warm-up
@@ -117,8 +126,10 @@ public final class WarmUp extends AbstractLifeCycle {
             loopback.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             Thread acceptor = Thread.ofPlatform().name("quipu-warm-up-acceptor").start(() -> handOver(loopback,
                     connector));
+            JitSettled settled = JitSettled.within(duration.minusNanos(System.nanoTime() - started));
             send(((InetSocketAddress) loopback.getLocalAddress()).getPort(), requests(rucs.get(), key.secret()),
-                    started + duration.toNanos());
+                    settled);
+            jitSettled = settled.settled();
             loopback.close();
             acceptor.join();
             // The request log takes an answer once it is sent: the last ones, before it writes lines again.
@@ -129,7 +140,8 @@ public final class WarmUp extends AbstractLifeCycle {
             connector.setAccepting(true);
         }
         millis = (System.nanoTime() - started) / 1_000_000;
-        LOG.info("Warmed up the lookups with {} requests in {} ms ({} failed)", sent.get(), millis, failed.get());
+        LOG.info("Warmed up the lookups with {} requests in {} ms ({} failed; {})", sent.get(), millis, failed.get(),
+                jitSettled ? "the JIT compilers had settled" : "the longest warm-up configured");
     }
 
     /** Gives each connection made to this loopback port to the connector, as its acceptor would, until it closes. */
@@ -146,19 +158,88 @@ public final class WarmUp extends AbstractLifeCycle {
         }
     }
 
-    /** Sends requests over {@link #CONNECTIONS} keep-alive connections to this port until that time. */
-    private void send(int port, List<byte[]> requests, long until) throws InterruptedException {
+    /**
+     * Whether the warm-up is over: when the JIT compilers have compiled what it runs (they spent less than
+     * {@link #SETTLED_SHARE} of one compiler thread's time over the last {@link #SETTLED_WINDOW}, after at least
+     * {@link #MINIMUM}), or at the latest at the deadline. Without compilation-time monitoring, at the deadline.
+     */
+    static final class JitSettled {
+
+        private final LongSupplier nanoTime;
+        /** The compilers' total time so far, in milliseconds; null when the JVM does not measure it. */
+        private final LongSupplier compileMillis;
+        private final long deadline;
+        private final long earliest;
+        private final long[] times = new long[(int) (SETTLED_WINDOW.toMillis() / SAMPLE.toMillis()) + 1];
+        private long nextSample;
+        private int samples;
+        private volatile boolean over;
+        private volatile boolean settled;
+
+        /** Over this JVM's compilers, until at most {@code duration} from now. */
+        static JitSettled within(Duration duration) {
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            LongSupplier compileMillis = jit != null && jit.isCompilationTimeMonitoringSupported()
+                    ? jit::getTotalCompilationTime : null;
+            return new JitSettled(System::nanoTime, compileMillis, duration);
+        }
+
+        JitSettled(LongSupplier nanoTime, LongSupplier compileMillis, Duration duration) {
+            this.nanoTime = nanoTime;
+            this.compileMillis = compileMillis;
+            long now = nanoTime.getAsLong();
+            this.deadline = now + duration.toNanos();
+            this.earliest = now + Math.min(duration.toNanos(), MINIMUM.toNanos());
+            this.nextSample = now;
+        }
+
+        /** Whether it ended because the JIT had settled (not at the deadline). */
+        boolean settled() {
+            return settled;
+        }
+
+        /** Called by the clients between requests; cheap but for one sample each {@link #SAMPLE}. */
+        boolean over() {
+            if (over) {
+                return true;
+            }
+            long now = nanoTime.getAsLong();
+            if (now - deadline >= 0) {
+                over = true;
+                return true;
+            }
+            if (now - nextSample < 0 || compileMillis == null) {
+                return false;
+            }
+            synchronized (this) {
+                if (now - nextSample < 0) {
+                    return over;
+                }
+                nextSample = now + SAMPLE.toNanos();
+                times[samples++ % times.length] = compileMillis.getAsLong();
+                if (samples >= times.length && now - earliest >= 0) {
+                    long spent = times[(samples - 1) % times.length] - times[samples % times.length];
+                    settled = spent < SETTLED_WINDOW.toMillis() * SETTLED_SHARE;
+                    over = settled;
+                }
+                return over;
+            }
+        }
+    }
+
+    /** Sends requests over {@link #CONNECTIONS} keep-alive connections to this port until the JIT has settled. */
+    private void send(int port, List<byte[]> requests, JitSettled settled) throws InterruptedException {
         AtomicLong next = new AtomicLong();
         List<Thread> clients = new ArrayList<>();
         for (int c = 0; c < CONNECTIONS; c++) {
             clients.add(Thread.ofPlatform().name("quipu-warm-up-client-" + c).start(() -> {
-                while (System.nanoTime() < until) {
+                while (!settled.over()) {
                     try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
                         socket.setSoTimeout(5_000);
                         socket.setTcpNoDelay(true);
                         OutputStream out = socket.getOutputStream();
                         InputStream in = new BufferedInputStream(socket.getInputStream());
-                        while (System.nanoTime() < until) {
+                        while (!settled.over()) {
                             out.write(requests.get((int) (next.getAndIncrement() % requests.size())));
                             out.flush();
                             int status = readResponse(in);
