@@ -41,9 +41,10 @@ import java.util.function.Supplier;
 /**
  * Sends the lookups through the whole server (the application connector, Jetty's socket path and HTTP parser,
  * Dropwizard's handlers and request log, the servlets, Jersey, the credential, scope and metering filters, the
- * resources, the answer caches, Jackson) for a few seconds while the server starts, before it accepts clients, so
- * that the JIT has compiled that path, as clients use it, when the first one arrives: a restarted instance behind
- * a load balancer serves at speed from its first request instead of after a minute of load.
+ * resources, the answer caches, Jackson) while the server starts, before it accepts clients, until the JIT
+ * compilers have settled, so that the JIT has compiled that path, as clients use it, when the first one arrives:
+ * a restarted instance behind a load balancer serves at speed from its first request instead of after a minute of
+ * load.
  *
  * <p>It is a bean of the Jetty server added after its handlers: Jetty starts beans in order and the connectors
  * last. The warm-up starts the application connector itself, accepting nothing from its port (a client that
@@ -84,10 +85,9 @@ public final class WarmUp extends AbstractLifeCycle {
     private volatile boolean silent;
     private volatile Server server;
     private volatile long millis;
-    private volatile boolean jitSettled;
 
     /**
-     * @param duration how long to send requests; zero skips the warm-up
+     * @param duration the longest the requests may go on (they stop once the JIT has settled); zero skips the warm-up
      * @param admitKey makes a new key with every read scope, in memory only
      * @param rucs     some RUCs of the registry (none when it is empty: the not-found path is used)
      */
@@ -121,6 +121,7 @@ public final class WarmUp extends AbstractLifeCycle {
         silent = true;
         // Started, but accepting nothing from its port: the warm-up's connections are handed to it one by one.
         connector.setAccepting(false);
+        boolean jitSettled = false;
         try (ServerSocketChannel loopback = ServerSocketChannel.open()) {
             connector.start();
             loopback.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
