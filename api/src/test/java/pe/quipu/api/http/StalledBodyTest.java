@@ -32,6 +32,7 @@ class StalledBodyTest {
     static final QuipuExtension quipu = new QuipuExtension();
 
     private static final String PARTIAL = "{\"rucs\": [";
+    private static final String STATUS = "GET /v1/status HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
     @Test
     void fifty_stalled_uploads_do_not_slow_a_lookup_and_end_without_a_500() throws Exception {
@@ -58,13 +59,13 @@ class StalledBodyTest {
             List<RawResponse> answers = new ArrayList<>();
             for (Socket socket : refusedEarly) {
                 // At once: well within a second, not when the client would have finished.
-                RawResponse answer = answer(socket, Duration.ofSeconds(2));
+                RawResponse answer = answer(socket, "/v1/ruc/batch", Duration.ofSeconds(2));
                 assertThat(answer.status()).as(answer.body()).isEqualTo(401);
                 assertThat(answer.header("Connection")).hasValue("close");
                 answers.add(answer);
             }
             for (Socket socket : readByTheEndpoint) {
-                RawResponse answer = answer(socket, idleTimeout.plusSeconds(5));
+                RawResponse answer = answer(socket, "/v1/auth/signup", idleTimeout.plusSeconds(5));
                 assertThat(answer.status()).as(answer.body()).isEqualTo(400);
                 assertThat(answer.body()).contains("\"type\":\"validation_error\"");
                 answers.add(answer);
@@ -105,19 +106,19 @@ class StalledBodyTest {
             socket.setSoTimeout(5_000);
             String body = "{\"rucs\": [\"20100227461\"]}";
             OutputStream out = socket.getOutputStream();
-            out.write(("POST /v1/ruc/batch HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + body.length() + "\r\n\r\n" + body.substring(0, 5))
-                    .getBytes(StandardCharsets.ISO_8859_1));
+            String head = "POST /v1/ruc/batch HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n";
+            out.write((head + body.substring(0, 5)).getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             Thread.sleep(10);
             out.write(body.substring(5).getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            RawResponse first = RawResponse.parse(ContentEncodingTest.readAnswer(socket.getInputStream()));
+            RawResponse first = quipu.answerTo(head, ContentEncodingTest.readAnswer(socket.getInputStream()));
             assertThat(first.status()).isEqualTo(401);
             assertThat(first.header("Connection")).isEmpty();
-            out.write("GET /v1/status HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.write(STATUS.getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            RawResponse second = RawResponse.parse(ContentEncodingTest.readAnswer(socket.getInputStream()));
+            RawResponse second = quipu.answerTo(STATUS, ContentEncodingTest.readAnswer(socket.getInputStream()));
             assertThat(second.status()).isEqualTo(200);
         }
     }
@@ -128,16 +129,17 @@ class StalledBodyTest {
             socket.setSoTimeout(5_000);
             String body = "{\"email\": 1}";
             OutputStream out = socket.getOutputStream();
-            out.write(("POST /v1/auth/signup HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
+            String head = "POST /v1/auth/signup HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n";
+            out.write((head + body).getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            RawResponse first = RawResponse.parse(ContentEncodingTest.readAnswer(socket.getInputStream()));
+            RawResponse first = quipu.answerTo(head, ContentEncodingTest.readAnswer(socket.getInputStream()));
             assertThat(first.status()).isEqualTo(400);
             // No Connection: close: the drain found the end of the body at once, rather than waiting for more.
             assertThat(first.header("Connection")).isEmpty();
-            out.write("GET /v1/status HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.write(STATUS.getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            assertThat(RawResponse.parse(ContentEncodingTest.readAnswer(socket.getInputStream())).status())
+            assertThat(quipu.answerTo(STATUS, ContentEncodingTest.readAnswer(socket.getInputStream())).status())
                     .isEqualTo(200);
         }
     }
@@ -156,9 +158,11 @@ class StalledBodyTest {
         return socket;
     }
 
-    private static RawResponse answer(Socket socket, Duration within) throws IOException {
+    /** The answer on a connection {@link #stall} opened for a POST to {@code path}, checked against the document. */
+    private static RawResponse answer(Socket socket, String path, Duration within) throws IOException {
         socket.setSoTimeout((int) within.toMillis());
-        return RawResponse.parse(ContentEncodingTest.readAnswer(socket.getInputStream()));
+        String answer = ContentEncodingTest.readAnswer(socket.getInputStream());
+        return quipu.answerTo("POST " + path + " HTTP/1.1\r\n", answer);
     }
 
     private static Duration idleTimeout() {

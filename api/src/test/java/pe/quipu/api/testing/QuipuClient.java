@@ -113,13 +113,27 @@ public abstract class QuipuClient {
 
     /** A hand-written request's answer, checked like any other when both take the ordinary form. */
     private void checkRaw(String request, String answer) {
-        String[] requestLine = request.substring(0, Math.max(0, request.indexOf("\r\n"))).split(" ");
         RawResponse response;
         try {
             response = RawResponse.parse(answer);
         } catch (RuntimeException e) {
             return; // no HTTP/1.1 answer (the connection was closed): nothing was served to check
         }
+        check(request, response);
+    }
+
+    /**
+     * The answer a test read off its own socket to a request it wrote there (from its request line on): parsed, and
+     * checked against the OpenAPI document like every answer of {@link #raw}.
+     */
+    public RawResponse answerTo(String request, String answer) {
+        RawResponse response = RawResponse.parse(answer);
+        check(request, response);
+        return response;
+    }
+
+    private void check(String request, RawResponse response) {
+        String[] requestLine = request.substring(0, Math.max(0, request.indexOf("\r\n"))).split(" ");
         if (requestLine.length == 3) {
             OpenApiContract.get().check(new OpenApiContract.Answer(requestLine[0], requestLine[1], response.status(),
                     response::header, response.body(), metered()));
