@@ -88,6 +88,7 @@ import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.ApplySubscriptionsTask;
 import pe.quipu.api.plans.CancelSubscriptionTask;
 import pe.quipu.api.plans.PlanTable;
+import pe.quipu.api.plans.PlansResource;
 import pe.quipu.api.plans.SetPlanTask;
 import pe.quipu.api.plans.SubscriptionService;
 import pe.quipu.api.plans.Subscriptions;
@@ -286,6 +287,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         PlanTable plans = new PlanTable(configuration.getPlans());
         AccountLimitsCache limits = new AccountLimitsCache(jdbi, plans);
         accountLimits = limits;
+        environment.jersey().register(new PlansResource(plans));
         notifications.on(AccountLimitsCache.CHANNEL, limits::onNotification, limits::evictAll);
         // Subscriptions: operator plan changes and cancellations; renewals and due cancellations on a schedule.
         SubscriptionService subscriptions = new SubscriptionService(jdbi, clock, plans, audit, outbox, limits);
