@@ -49,6 +49,7 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.db.ExactCache;
 import pe.quipu.api.db.NotificationListener;
+import pe.quipu.api.dashboard.DashboardServlet;
 import pe.quipu.api.docs.DocsAssets;
 import pe.quipu.api.docs.DocsServlet;
 import pe.quipu.api.fx.ExchangeRateService;
@@ -327,6 +328,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Interactive docs: Swagger UI over /v1/openapi.json, from this origin, under a strict CSP.
         environment.servlets().addServlet("docs", new DocsServlet(DocsAssets.load())).addMapping("/docs/*");
+        // The developer dashboard: plain HTML, CSS and JavaScript modules over the public API, from this origin.
+        environment.servlets().addServlet("dashboard", DashboardServlet.load()).addMapping("/app/*");
 
         // Status and data freshness.
         DataFreshness freshness = new DataFreshness(jdbi);
