@@ -214,9 +214,10 @@ class DashboardBrowserTest {
         click(By.xpath("//button[normalize-space()='Ya la guardé']"));
         wait.until(d -> d.findElements(By.cssSelector("input[data-secret]")).isEmpty());
         assertThat(driver.getPageSource()).doesNotContain(key);
-        String prefix = key.substring(0, 12);
-        assertThat(driver.findElement(By.cssSelector("#keys-list li[data-key]")).getText()).contains("ERP producción")
-                .contains("Nunca");
+        WebElement listed = driver.findElement(By.cssSelector("#keys-list li[data-key]"));
+        String prefix = listed.getDomAttribute("data-key");
+        assertThat(key).startsWith(prefix);
+        assertThat(listed.getText()).contains("ERP producción", prefix, "ruc:read", "Activa", "Nunca");
 
         // 2. A lookup with that key shows in the usage and the chart, and as the key's last use.
         PadronFixtures.load(quipu.database, QuipuExtension.START);

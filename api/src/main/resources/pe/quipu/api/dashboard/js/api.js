@@ -1,5 +1,5 @@
-// The dashboard's only way to the API. The access token lives in this module's memory and nowhere else: not in
-// localStorage, not in sessionStorage, not in a cookie. The refresh token is in the HttpOnly cookie quipu_refresh that
+// The dashboard's only way to the API. The access token lives in this module's memory and nowhere else: never in the
+// browser's storage, never in a cookie. The refresh token is in the HttpOnly cookie quipu_refresh that
 // the server sets (Path=/v1/auth, SameSite=Strict); this page never sees it, and a refresh by cookie needs the header
 // X-Quipu-CSRF: 1, which no cross-site form can send (docs/decisions.md, Dashboard).
 

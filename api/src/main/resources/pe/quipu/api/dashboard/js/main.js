@@ -78,8 +78,7 @@ async function render() {
   const container = h("div", {});
   replace(main, h("p", { class: "muted", role: "status" }, "Cargando…"));
   try {
-    const render = name === "webhooks" && rest[0] ? webhookPage(container, rest[0], { go, message }) : page(container, { go, message });
-    await render;
+    await (name === "webhooks" && rest[0] ? webhookPage(container, rest[0], { go, message }) : page(container, { go, message }));
   } catch (error) {
     if (error instanceof session.ApiError && error.status === 410) {
       session.forget();
