@@ -143,6 +143,21 @@ class DashboardBrowserTest {
 
     @Test
     void the_whole_journey_works_in_chromium_at_both_widths_without_a_console_error() throws Exception {
+        try {
+            journey();
+        } catch (Throwable failure) {
+            // What the browser showed when the journey stopped, for whoever reads the failure.
+            Files.write(SCREENSHOTS.resolve("failure.png"), driver.getScreenshotAs(OutputType.BYTES));
+            List<String> console = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                    .map(LogEntry::toString).toList();
+            failure.addSuppressed(new AssertionError("The page at " + driver.getCurrentUrl() + " (screenshot: "
+                    + SCREENSHOTS.resolve("failure.png") + ") read:\n"
+                    + driver.findElement(By.tagName("body")).getText() + "\nBrowser console: " + console));
+            throw failure;
+        }
+    }
+
+    private void journey() throws Exception {
         String email = "ana-" + UUID.randomUUID() + "@quipu.test";
 
         // 1. Sign up, log in.

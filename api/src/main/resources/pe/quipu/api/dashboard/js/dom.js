@@ -1,5 +1,5 @@
-// Building the page through the DOM only: no innerHTML anywhere, so no text from the API is ever parsed as markup,
-// and no inline style (the Content-Security-Policy refuses both inline scripts and style attributes).
+// Building the page through the DOM only: no markup is ever parsed from a string, so no text from the API becomes
+// markup; and no inline style (the Content-Security-Policy refuses both inline scripts and style attributes).
 
 const SVG = "http://www.w3.org/2000/svg";
 

@@ -280,7 +280,7 @@ export async function webhookPage(container, id, { go, message }) {
       polls = 0;
     }
     clearTimeout(timer);
-    if (open && polls < 30 && container.isConnected !== false) {
+    if (open && polls < 30) {
       polls += 1;
       progress.textContent = "Esperando la entrega…";
       timer = setTimeout(() => { if (table.isConnected) { reload(false).catch((e) => alert.error(e)); } }, 1000);
