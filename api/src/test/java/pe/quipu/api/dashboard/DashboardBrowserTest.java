@@ -93,6 +93,7 @@ class DashboardBrowserTest {
         }
         axe = axeSource();
         Files.createDirectories(SCREENSHOTS);
+        Files.deleteIfExists(SCREENSHOTS.resolve("failure.png"));
         downloads = Files.createTempDirectory("quipu-dashboard-downloads");
         Path profile = Files.createTempDirectory("quipu-dashboard-profile");
 

@@ -18,6 +18,12 @@ export function dateTime(iso, never = "—") {
   return iso ? dateTimes.format(new Date(iso)) : never;
 }
 
+const days = new Intl.DateTimeFormat("es-PE", { dateStyle: "medium", timeZone: LIMA });
+/** An instant's day in Lima. */
+export function day(iso, never = "—") {
+  return iso ? days.format(new Date(iso)) : never;
+}
+
 /** A calendar date (YYYY-MM-DD), as it is. */
 export function date(isoDate, none = "—") {
   return isoDate ? dates.format(new Date(`${isoDate}T00:00:00Z`)) : none;

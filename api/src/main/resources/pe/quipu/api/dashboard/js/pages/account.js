@@ -1,7 +1,7 @@
 // Account: rectify nombre, email and the alert threshold; download the personal-data export; delete the account.
 import { api, forget } from "../api.js";
 import { h, field, busy, alertBox } from "../dom.js";
-import { dateTime } from "../format.js";
+import { day } from "../format.js";
 
 const PHRASE = "BORRAR MI CUENTA";
 
@@ -106,7 +106,7 @@ export async function accountPage(container, { go }) {
 
   container.append(
     h("h1", {}, "Cuenta"),
-    h("p", { class: "muted" }, `Cuenta creada el ${dateTime(me.createdAt)}.`),
+    h("p", { class: "muted" }, `Cuenta creada el ${day(me.createdAt)}.`),
     h("section", { class: "card" }, profile),
     h("section", { class: "card", "aria-labelledby": "export-heading" },
       h("h2", { id: "export-heading" }, "Descargar tus datos"),

@@ -1,7 +1,7 @@
 // Overview: plan, this month's quota, the per-minute rate, the data's freshness and requests per day.
 import { api } from "../api.js";
 import { h, replace, alertBox, busy } from "../dom.js";
-import { number, count, dateTime, date } from "../format.js";
+import { number, count, dateTime, date, day } from "../format.js";
 import { drawChart, chartTable } from "../chart.js";
 
 function stat(label, value, extra, id) {
@@ -33,7 +33,7 @@ export async function overviewPage(container) {
         stat("Plan", usage.plan, h("p", { class: "muted" }, h("a", { href: "#/planes" }, "Comparar planes")), "overview-plan"),
         stat("Usado este mes", number(quota.used), h("div", {}, meterLabel, meter,
           h("p", { class: "muted" }, `${percent} % de ${number(quota.limit)} unidades`)), "overview-used"),
-        stat("Restante", number(quota.remaining), h("p", { class: "muted" }, `Hasta el ${dateTime(usage.period.end)}`), "overview-remaining"),
+        stat("Restante", number(quota.remaining), h("p", { class: "muted" }, `La cuota se renueva el ${day(usage.period.end)}`), "overview-remaining"),
         stat("Límite por minuto", `${number(usage.rateLimitRpm)}`, h("p", { class: "muted" }, "solicitudes por minuto"), "overview-rpm")),
       h("section", { class: "card", "aria-labelledby": "chart-heading" },
         h("div", { class: "spread" },

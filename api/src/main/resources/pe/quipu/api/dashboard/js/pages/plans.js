@@ -14,7 +14,7 @@ export async function plansPage(container) {
     h("p", { class: "muted" }, "La cuota se cuenta por mes calendario de Lima: cada consulta cuesta 1 unidad y un lote de N RUC, N unidades. ",
       "Para cambiar de plan escribe al operador de este Quipu."),
     h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Tabla de planes" },
-      h("table", { id: "plans-table" },
+      h("table", { id: "plans-table", class: "stack" },
         h("thead", {}, h("tr", {},
           h("th", { scope: "col" }, "Plan"),
           h("th", { scope: "col", class: "num" }, "Cuota mensual"),
@@ -24,9 +24,9 @@ export async function plansPage(container) {
         h("tbody", {}, plans.items.map((plan) => h("tr", { class: plan.name === current ? "current" : null,
           "data-plan": plan.name, "aria-current": plan.name === current ? "true" : null },
         h("th", { scope: "row" }, plan.name, plan.name === current ? [" ", badge("Tu plan", "ok")] : null),
-        h("td", { class: "num" }, number(plan.monthlyQuota)),
-        h("td", { class: "num" }, number(plan.rateLimitRpm)),
-        h("td", { class: "num" }, number(Math.min(plan.batchCap, 100))),
-        h("td", { class: "num" }, number(plan.webhookEndpoints))))))),
+        h("td", { class: "num", "data-label": "Cuota mensual" }, number(plan.monthlyQuota)),
+        h("td", { class: "num", "data-label": "Solicitudes por minuto" }, number(plan.rateLimitRpm)),
+        h("td", { class: "num", "data-label": "RUC por lote" }, number(Math.min(plan.batchCap, 100))),
+        h("td", { class: "num", "data-label": "Webhooks" }, number(plan.webhookEndpoints))))))),
     usage ? h("p", { class: "muted", id: "plans-own" }, `Tu cuenta: ${number(usage.monthlyQuota.limit)} unidades al mes y ${number(usage.rateLimitRpm)} solicitudes por minuto.`) : null);
 }

@@ -56,7 +56,7 @@ export async function webhooksPage(container, { go }) {
       alert.clear();
       try {
         const sent = await busy(test, "Enviando…", () => api("POST", `/v1/webhooks/${endpoint.id}/test`));
-        go(`webhooks/${endpoint.id}`, `Prueba enviada (evento ${sent.eventId}). Esperando la entrega…`);
+        go(`webhooks/${endpoint.id}`, `Prueba enviada: evento ${sent.eventId}.`);
       } catch (error) {
         alert.error(error);
       }
@@ -201,7 +201,7 @@ export async function webhookPage(container, id, { go, message }) {
 
   function deliveryRow(delivery) {
     const [text, tone] = deliveryStatus(delivery.status);
-    const detailSlot = h("td", { colspan: 7 });
+    const detailSlot = h("td", { colspan: 7, class: "full" });
     const detailRow = h("tr", { hidden: true }, detailSlot);
     const detail = h("button", { type: "button", class: "button secondary small", "data-action": "detail", "aria-expanded": "false",
       "aria-label": `Detalle de la entrega ${delivery.id}` }, "Detalle");
@@ -235,13 +235,14 @@ export async function webhookPage(container, id, { go, message }) {
     });
     return [
       h("tr", { "data-delivery": delivery.id, "data-status": delivery.status },
-        h("td", {}, h("code", {}, delivery.eventType)),
-        h("td", {}, badge(text, tone)),
-        h("td", { class: "num" }, number(delivery.attempts)),
-        h("td", { class: "num" }, delivery.responseCode ?? "—"),
-        h("td", { class: "num" }, delivery.latencyMs != null ? `${number(delivery.latencyMs)} ms` : "—"),
-        h("td", {}, dateTime(delivery.lastAttemptAt), delivery.error ? h("span", { class: "hint" }, deliveryError(delivery.error)) : null),
-        h("td", {}, h("div", { class: "row" }, detail, retry))),
+        h("td", { "data-label": "Evento" }, h("code", {}, delivery.eventType)),
+        h("td", { "data-label": "Estado" }, badge(text, tone)),
+        h("td", { class: "num", "data-label": "Intentos" }, number(delivery.attempts)),
+        h("td", { class: "num", "data-label": "Código" }, delivery.responseCode ?? "—"),
+        h("td", { class: "num", "data-label": "Latencia" }, delivery.latencyMs != null ? `${number(delivery.latencyMs)} ms` : "—"),
+        h("td", { "data-label": "Último intento" }, dateTime(delivery.lastAttemptAt),
+          delivery.error ? h("span", { class: "hint" }, deliveryError(delivery.error)) : null),
+        h("td", { "data-label": "Acciones" }, h("div", { class: "row" }, detail, retry))),
       detailRow,
     ];
   }
@@ -270,7 +271,7 @@ export async function webhookPage(container, id, { go, message }) {
       replace(table, h("p", { class: "empty" }, "Sin entregas aún. Usa «Enviar prueba» para mandar un evento endpoint.test a tu receptor."));
     } else {
       replace(table, h("div", { class: "table-wrap", tabindex: "0", role: "region", "aria-label": "Entregas" },
-        h("table", {},
+        h("table", { class: "stack" },
           h("thead", {}, h("tr", {}, ["Evento", "Estado", "Intentos", "Código", "Latencia", "Último intento", "Acciones"]
             .map((t, i) => h("th", { scope: "col", class: i >= 2 && i <= 4 ? "num" : null }, t)))),
           h("tbody", {}, deliveries.map(deliveryRow)))));
@@ -301,7 +302,7 @@ export async function webhookPage(container, id, { go, message }) {
     alert.clear();
     try {
       const sent = await busy(test, "Enviando…", () => api("POST", `/v1/webhooks/${endpoint.id}/test`));
-      alert.info(`Prueba enviada (evento ${sent.eventId}). Esperando la entrega…`);
+      alert.info(`Prueba enviada: evento ${sent.eventId}.`);
       await reload(true);
     } catch (error) {
       alert.error(error);
