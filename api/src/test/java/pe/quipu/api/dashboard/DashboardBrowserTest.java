@@ -164,6 +164,8 @@ class DashboardBrowserTest {
         // 1. Sign up, log in.
         driver.get(quipu.uri("/app").toString());
         waitFor(By.id("login-email"));
+        assertThat(driver.findElement(By.id("nav")).isDisplayed()).as("the navigation, logged out").isFalse();
+        assertThat(driver.findElement(By.id("logout")).isDisplayed()).as("the logout button, logged out").isFalse();
         checkPage("ingresar", "#login-email", "#login-password", "#login-submit", "#to-signup");
         click(By.id("to-signup"));
         waitFor(By.id("signup-nombre"));
@@ -210,6 +212,17 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.tagName("body")).getText()).doesNotContain("accessToken");
         driver.manage().logs().get(LogType.BROWSER); // the other site's console: its CORS errors are the point
         driver.get(quipu.uri("/app#/resumen").toString());
+        waitForText(By.id("overview-plan"), "starter");
+
+        // Log out: the login page, and a reload finds no session to restore; then log in again.
+        click(By.id("logout"));
+        waitForText(By.cssSelector("main .alert.info"), "Sesión cerrada");
+        assertThat(driver.findElement(By.id("logout")).isDisplayed()).isFalse();
+        driver.navigate().refresh();
+        waitFor(By.id("login-email"));
+        type(By.id("login-email"), email);
+        type(By.id("login-password"), PASSWORD);
+        click(By.id("login-submit"));
         waitForText(By.id("overview-plan"), "starter");
 
         // A key, its secret shown once.
@@ -285,8 +298,11 @@ class DashboardBrowserTest {
         click(By.xpath("//button[normalize-space()='Ya la guardé']"));
         waitFor(By.cssSelector("li[data-webhook]"));
         assertThat(driver.getPageSource()).doesNotContain(secret);
-        checkPage("webhooks", "#webhook-url", "#event-endpoint-test", "#webhook-create", "button[data-action=test]",
-                "button[data-action=edit]", "button[data-action=rotate]", "a[data-action=deliveries]");
+        // Starter allows one endpoint: the form gives way to a note saying so.
+        assertThat(driver.findElement(By.id("webhooks-full")).getText()).contains("Ya tienes el webhook que permite tu plan");
+        assertThat(driver.findElement(By.id("webhook-create")).isDisplayed()).isFalse();
+        checkPage("webhooks", "button[data-action=test]", "button[data-action=edit]", "button[data-action=rotate]",
+                "button[data-action=delete]", "a[data-action=deliveries]", "#webhooks-full a");
         click(By.cssSelector("li[data-webhook] button[data-action=test]"));
         waitFor(By.cssSelector("tr[data-status=delivered]"));
         assertThat(driver.findElement(By.cssSelector("tr[data-status=delivered]")).getText())
@@ -362,6 +378,7 @@ class DashboardBrowserTest {
         waitFor(By.id("login-email"));
         assertThat(driver.getCurrentUrl()).endsWith("/app#/ingresar");
         assertThat(driver.findElement(By.id("nav")).isDisplayed()).isFalse();
+        assertThat(driver.findElement(By.id("logout")).isDisplayed()).isFalse();
         driver.navigate().refresh();
         waitFor(By.id("login-email"));
         assertThat(quipu.get("/v1/ruc/" + ruc, key).statusCode()).isEqualTo(401);

@@ -17,6 +17,8 @@ export async function webhooksPage(container, { go }) {
   const alert = alertBox();
   const secretSlot = h("div", {});
   const list = h("div", { id: "webhooks-list" });
+  const createSection = h("section", { class: "card" });
+  const full = h("p", { class: "alert info", id: "webhooks-full", hidden: true });
   const [usage, plans] = await Promise.all([api("GET", "/v1/usage"), api("GET", "/v1/plans")]);
   const plan = plans.items.find((p) => p.name === usage.plan);
   const allowed = plan ? plan.webhookEndpoints : 0;
@@ -42,6 +44,12 @@ export async function webhooksPage(container, { go }) {
     } else {
       replace(list, h("ul", { class: "list" }, endpoints.map((endpoint) => endpointItem(endpoint))));
     }
+    // At the plan's count, the form would only meet 403 forbidden_plan: say so instead (with at least one shown).
+    const atCap = endpoints.length > 0 && endpoints.length >= allowed;
+    createSection.hidden = atCap;
+    full.hidden = !atCap;
+    replace(full, allowed === 1 ? "Ya tienes el webhook que permite tu plan. " : `Ya tienes los ${number(allowed)} webhooks que permite tu plan. `,
+      "Para otro, elimina uno o ", h("a", { href: "#/planes" }, "mira los planes"), ".");
     return endpoints;
   }
 
@@ -181,7 +189,9 @@ export async function webhooksPage(container, { go }) {
     alert.element,
     secretSlot,
     h("section", { class: "card", "aria-label": "Tus webhooks" }, h("h2", {}, "Tus webhooks"), list),
-    h("section", { class: "card" }, form));
+    full,
+    createSection);
+  createSection.append(form);
   await reload();
 }
 
