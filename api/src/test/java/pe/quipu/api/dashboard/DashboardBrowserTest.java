@@ -80,6 +80,7 @@ class DashboardBrowserTest {
     private static ChromeDriver driver;
     private static WebDriverWait wait;
     private static Path downloads;
+    private static Path profile;
     private static HttpServer crossSite;
     private static String axe;
     /** Every page checked, for the final look at what was covered. */
@@ -95,7 +96,7 @@ class DashboardBrowserTest {
         Files.createDirectories(SCREENSHOTS);
         Files.deleteIfExists(SCREENSHOTS.resolve("failure.png"));
         downloads = Files.createTempDirectory("quipu-dashboard-downloads");
-        Path profile = Files.createTempDirectory("quipu-dashboard-profile");
+        profile = Files.createTempDirectory("quipu-dashboard-profile");
 
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
@@ -140,6 +141,15 @@ class DashboardBrowserTest {
             crossSite.stop(0);
         }
         receiver.close();
+        for (Path folder : new Path[] {downloads, profile}) {
+            if (folder != null) {
+                try (Stream<Path> files = Files.walk(folder)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (IOException e) {
+                    // Left in the temporary folder.
+                }
+            }
+        }
     }
 
     @Test
@@ -287,6 +297,28 @@ class DashboardBrowserTest {
             return false;
         });
 
+        // The key rotated: a new secret shown once and the old key's grace end; then the new one revoked.
+        click(By.cssSelector("li[data-key='" + prefix + "'] button[data-action=rotate]"));
+        click(waitFor(By.cssSelector("dialog[open] button[data-confirm]")));
+        waitForText(By.id("grace-end"), "sigue funcionando hasta el");
+        String next = waitFor(By.cssSelector("input[data-secret]")).getDomProperty("value");
+        assertThat(next).startsWith("qk_live_").isNotEqualTo(key);
+        click(By.xpath("//button[normalize-space()='Ya la guardé']"));
+        assertThat(driver.findElement(By.cssSelector("li[data-key='" + prefix + "']")).getText()).contains("En gracia",
+                "Funciona hasta");
+        WebElement fresh = driver.findElements(By.cssSelector("#keys-list li[data-key]")).stream()
+                .filter(item -> !prefix.equals(item.getDomAttribute("data-key"))).findFirst().orElseThrow();
+        String nextPrefix = fresh.getDomAttribute("data-key");
+        assertThat(next).startsWith(nextPrefix);
+        click(fresh.findElement(By.cssSelector("button[data-action=revoke]")));
+        WebElement dialog = waitFor(By.cssSelector("dialog[open]"));
+        assertThat(dialog.getText()).contains("Dejará de funcionar de inmediato");
+        click(dialog.findElement(By.cssSelector("button[data-confirm]")));
+        waitForText(By.cssSelector("main .alert.success"), "fue revocada");
+        assertThat(driver.findElement(By.cssSelector("li[data-key='" + nextPrefix + "']")).getText()).contains("Revocada");
+        assertThat(quipu.get("/v1/ruc/" + ruc, next).statusCode()).isEqualTo(401);
+        assertThat(quipu.get("/v1/ruc/" + ruc, key).statusCode()).as("the rotated key, in its grace").isEqualTo(200);
+
         // 3. A webhook: its secret shown once; a test event, watched until delivered; the attempt's detail; a retry.
         click(By.cssSelector("a[data-route=webhooks]"));
         waitFor(By.id("webhook-url"));
@@ -364,9 +396,9 @@ class DashboardBrowserTest {
         JsonNode export = quipu.json.readTree(document);
         assertThat(export.get("format").asText()).isEqualTo("v1");
         assertThat(export.toString()).contains("Ana Quispe Mamani", email, prefix, receiver.url("/quipu"));
-        assertThat(export.get("apiKeys")).hasSize(1);
+        assertThat(export.get("apiKeys")).hasSize(2);
         assertThat(export.get("webhooks")).hasSize(1);
-        assertThat(document).doesNotContain(key, secret, rotated);
+        assertThat(document).doesNotContain(key, next, secret, rotated);
 
         // 6. Deletion: the phrase typed, then logged out on the login page, for good.
         WebElement remove = driver.findElement(By.id("delete-account"));
