@@ -41,8 +41,9 @@ export function drawChart(container, days, today) {
     svg.append(s("line", { class: fraction === 0 ? "axis" : "grid-line", x1: PAD.left, x2: width - PAD.right, y1: y, y2: y }));
     svg.append(s("text", { x: PAD.left - 6, y: y + 4, "text-anchor": "end" }, number(max * fraction)));
   }
-  // Day labels: as many as fit, always the first and today's.
+  // Day labels: as many as fit, always the first and today's (without a neighbour too close to it).
   const every = Math.max(1, Math.ceil(24 / slot));
+  const todayIndex = days.findIndex((d) => d.fecha === today);
   days.forEach((day, i) => {
     const x = PAD.left + slot * i + (slot - barWidth) / 2;
     const barHeight = max === 0 ? 0 : (plotHeight * day.requests) / max;
@@ -52,7 +53,7 @@ export function drawChart(container, days, today) {
       "data-fecha": day.fecha, "data-requests": day.requests },
     s("title", {}, `${date(day.fecha)}: ${count(day.requests, "solicitud", "solicitudes")}`));
     svg.append(bar);
-    if (i % every === 0 || isToday) {
+    if (isToday || (i % every === 0 && (todayIndex < 0 || Math.abs(i - todayIndex) >= every))) {
       svg.append(s("text", { x: (PAD.left + slot * i + slot / 2).toFixed(1), y: HEIGHT - 8, "text-anchor": "middle" },
         String(Number(day.fecha.slice(8)))));
     }

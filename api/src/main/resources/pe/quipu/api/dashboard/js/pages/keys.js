@@ -26,7 +26,7 @@ export async function keysPage(container) {
       secret: created.key,
       warning: "copia la clave ahora y guárdala en un lugar seguro. Quipu solo guarda un hash: no se volverá a mostrar.",
       extra,
-      onDone: () => list.querySelector("h2, h3")?.focus(),
+      onDone: () => document.getElementById("keys-heading").focus(),
     });
     replace(secretSlot, panel.element);
     panel.focus();
@@ -124,7 +124,7 @@ export async function keysPage(container) {
       h("code", {}, "Authorization: Bearer qk_live_…"), "."),
     alert.element,
     secretSlot,
-    h("section", { "aria-label": "Tus claves", class: "card" }, h("h2", {}, "Tus claves"), list),
+    h("section", { "aria-labelledby": "keys-heading", class: "card" }, h("h2", { id: "keys-heading", tabindex: "-1" }, "Tus claves"), list),
     h("section", { class: "card" }, form));
   await reload();
 }

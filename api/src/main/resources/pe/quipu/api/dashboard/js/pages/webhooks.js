@@ -29,6 +29,7 @@ export async function webhooksPage(container, { go }) {
       secret: endpoint.secret,
       warning: "copia el secreto de firma ahora; Quipu no lo volverá a mostrar. Con él tu receptor verifica x-quipu-signature.",
       extra,
+      onDone: () => document.getElementById("webhooks-heading").focus(),
     });
     replace(secretSlot, panel.element);
     panel.focus();
@@ -188,7 +189,7 @@ export async function webhooksPage(container, { go }) {
     h("p", { class: "muted" }, `Quipu envía un POST firmado a tu URL cuando ocurre un evento de tu cuenta. Tu plan (${usage.plan}) permite ${number(allowed)} webhook${allowed === 1 ? "" : "s"}.`),
     alert.element,
     secretSlot,
-    h("section", { class: "card", "aria-label": "Tus webhooks" }, h("h2", {}, "Tus webhooks"), list),
+    h("section", { class: "card", "aria-labelledby": "webhooks-heading" }, h("h2", { id: "webhooks-heading", tabindex: "-1" }, "Tus webhooks"), list),
     full,
     createSection);
   createSection.append(form);
