@@ -49,6 +49,7 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.db.ExactCache;
 import pe.quipu.api.db.NotificationListener;
+import pe.quipu.api.dashboard.DashboardServlet;
 import pe.quipu.api.docs.DocsAssets;
 import pe.quipu.api.docs.DocsServlet;
 import pe.quipu.api.fx.ExchangeRateService;
@@ -88,6 +89,7 @@ import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.ApplySubscriptionsTask;
 import pe.quipu.api.plans.CancelSubscriptionTask;
 import pe.quipu.api.plans.PlanTable;
+import pe.quipu.api.plans.PlansResource;
 import pe.quipu.api.plans.SetPlanTask;
 import pe.quipu.api.plans.SubscriptionService;
 import pe.quipu.api.plans.Subscriptions;
@@ -286,6 +288,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         PlanTable plans = new PlanTable(configuration.getPlans());
         AccountLimitsCache limits = new AccountLimitsCache(jdbi, plans);
         accountLimits = limits;
+        environment.jersey().register(new PlansResource(plans));
         notifications.on(AccountLimitsCache.CHANNEL, limits::onNotification, limits::evictAll);
         // Subscriptions: operator plan changes and cancellations; renewals and due cancellations on a schedule.
         SubscriptionService subscriptions = new SubscriptionService(jdbi, clock, plans, audit, outbox, limits);
@@ -325,6 +328,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         // Interactive docs: Swagger UI over /v1/openapi.json, from this origin, under a strict CSP.
         environment.servlets().addServlet("docs", new DocsServlet(DocsAssets.load())).addMapping("/docs/*");
+        // The developer dashboard: plain HTML, CSS and JavaScript modules over the public API, from this origin.
+        environment.servlets().addServlet("dashboard", DashboardServlet.load()).addMapping("/app/*");
 
         // Status and data freshness.
         DataFreshness freshness = new DataFreshness(jdbi);

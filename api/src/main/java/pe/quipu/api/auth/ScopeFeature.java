@@ -11,7 +11,10 @@ import jakarta.ws.rs.ext.Provider;
 import pe.quipu.api.domain.DomainException.ScopeRequired;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 
-/** Applies {@link RequiresScope}: a valid key without the scope gets 403 {@code forbidden_scope}. */
+/**
+ * Applies {@link RequiresScope}: a valid key without the scope gets 403 {@code forbidden_scope}. Where a session is
+ * accepted too ({@code orSession}), {@link SessionFeature} checks the session (its account not deleted).
+ */
 @Provider
 public final class ScopeFeature implements DynamicFeature {
 
@@ -22,22 +25,31 @@ public final class ScopeFeature implements DynamicFeature {
             required = resourceInfo.getResourceClass().getAnnotation(RequiresScope.class);
         }
         if (required != null) {
-            context.register(new ScopeFilter(required.value()));
+            context.register(new ScopeFilter(required.value(), required.orSession()));
         }
     }
 
     @Priority(Priorities.AUTHORIZATION)
     private static final class ScopeFilter implements ContainerRequestFilter {
         private final Scope scope;
+        private final boolean orSession;
 
-        private ScopeFilter(Scope scope) {
+        private ScopeFilter(Scope scope, boolean orSession) {
             this.scope = scope;
+            this.orSession = orSession;
         }
 
         @Override
         public void filter(ContainerRequestContext request) {
-            if (!(request.getSecurityContext().getUserPrincipal() instanceof ApiKeyPrincipal key)) {
-                throw new Unauthenticated("Send a valid API key as Authorization: Bearer <key>");
+            Object principal = request.getSecurityContext().getUserPrincipal();
+            if (orSession && principal instanceof SessionPrincipal) {
+                return;
+            }
+            if (!(principal instanceof ApiKeyPrincipal key)) {
+                throw new Unauthenticated(orSession
+                        ? "Send an API key with the scope " + scope.wireName()
+                                + " or an access token (from POST /v1/auth/login) as Authorization: Bearer <credential>"
+                        : "Send a valid API key as Authorization: Bearer <key>");
             }
             if (!key.scopes().contains(scope)) {
                 throw new ScopeRequired("This operation needs an API key with the scope " + scope.wireName());

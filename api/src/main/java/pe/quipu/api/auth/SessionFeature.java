@@ -16,7 +16,10 @@ import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 
-/** Applies {@link RequiresSession}: anything but a session's access JWT (or, where allowed, an API key) gets 401. */
+/**
+ * Applies {@link RequiresSession}: anything but a session's access JWT (or, where allowed, an API key) gets 401. Also
+ * checks the sessions that a {@link RequiresScope#orSession()} operation admits: a deleted account's get 410.
+ */
 @Provider
 public final class SessionFeature implements DynamicFeature {
 
@@ -40,6 +43,15 @@ public final class SessionFeature implements DynamicFeature {
         }
         if (required != null) {
             context.register(new SessionFilter(required.orApiKey(), deleted));
+            return;
+        }
+        RequiresScope scope = resourceInfo.getResourceMethod().getAnnotation(RequiresScope.class);
+        if (scope == null) {
+            scope = resourceInfo.getResourceClass().getAnnotation(RequiresScope.class);
+        }
+        if (scope != null && scope.orSession()) {
+            // Keys pass on to the scope's check; sessions are checked here.
+            context.register(new SessionFilter(true, deleted));
         }
     }
 

@@ -1,6 +1,7 @@
 package pe.quipu.api.plans;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -8,12 +9,20 @@ import java.util.Optional;
 public final class PlanTable {
 
     private final Map<String, Plan> plans;
+    /** As config.yml lists them. */
+    private final List<Plan> listed;
 
     public PlanTable(Map<String, PlanSettings> config) {
         Map<String, Plan> byName = new LinkedHashMap<>();
         config.forEach((name, p) -> byName.put(name,
                 new Plan(name, p.getMonthlyQuota(), p.getRateLimitRpm(), p.getBatchCap(), p.getWebhookEndpoints())));
         this.plans = Map.copyOf(byName);
+        this.listed = List.copyOf(byName.values());
+    }
+
+    /** Every plan, in config.yml's order. */
+    public List<Plan> listed() {
+        return listed;
     }
 
     public Optional<Plan> find(String name) {

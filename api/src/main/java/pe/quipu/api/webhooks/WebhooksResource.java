@@ -16,7 +16,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.NotFound;
@@ -34,13 +34,14 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * {@code /v1/webhooks} (the spec's "Webhooks", contract §6), with an API key holding {@code webhooks:manage}. Not
+ * {@code /v1/webhooks} (the spec's "Webhooks", contract §6), with an API key holding {@code webhooks:manage} or the
+ * account holder's access token (the dashboard manages webhooks with its session, without a key). Not
  * metered: managing endpoints spends no quota. Nothing is cached: answers are private, and two carry a secret.
  */
 @Timed
 @Path("/v1/webhooks")
 @Produces(MediaType.APPLICATION_JSON)
-@RequiresScope(Scope.WEBHOOKS_MANAGE)
+@RequiresScope(value = Scope.WEBHOOKS_MANAGE, orSession = true)
 public final class WebhooksResource {
 
     /** The spec's history size: the 100 most recent deliveries. */
@@ -60,17 +61,17 @@ public final class WebhooksResource {
     }
 
     @GET
-    public Response list(@Auth ApiKeyPrincipal key) {
-        return noStore(Response.ok(Map.of("items", endpoints.list(key.accountId()))));
+    public Response list(@Auth QuipuPrincipal caller) {
+        return noStore(Response.ok(Map.of("items", endpoints.list(caller.accountId()))));
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(@Auth ApiKeyPrincipal key, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
+    public Response create(@Auth QuipuPrincipal caller, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
                            InputStream body, @Context HttpServletRequest request) {
-        operations.take(key.accountId().toString());
+        operations.take(caller.accountId().toString());
         WebhookEndpoints.Changes changes = changes(contentType, body, true);
-        EndpointView created = endpoints.create(key.accountId(), changes, Origins.of(request));
+        EndpointView created = endpoints.create(caller.accountId(), changes, Origins.of(request));
         return noStore(Response.status(Response.Status.CREATED)
                 .header(HttpHeaders.LOCATION, "/v1/webhooks/" + created.id())
                 .entity(created));
@@ -78,67 +79,67 @@ public final class WebhooksResource {
 
     @GET
     @Path("/{id}")
-    public Response get(@Auth ApiKeyPrincipal key, @PathParam("id") String id) {
-        return noStore(Response.ok(endpoints.get(key.accountId(), endpointId(id))));
+    public Response get(@Auth QuipuPrincipal caller, @PathParam("id") String id) {
+        return noStore(Response.ok(endpoints.get(caller.accountId(), endpointId(id))));
     }
 
     @PATCH
     @Path("/{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response update(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
+    public Response update(@Auth QuipuPrincipal caller, @PathParam("id") String id,
                            @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType, InputStream body,
                            @Context HttpServletRequest request) {
-        operations.take(key.accountId().toString());
+        operations.take(caller.accountId().toString());
         UUID endpoint = endpointId(id);
-        return noStore(Response.ok(endpoints.update(key.accountId(), endpoint, changes(contentType, body, false),
+        return noStore(Response.ok(endpoints.update(caller.accountId(), endpoint, changes(contentType, body, false),
                 Origins.of(request))));
     }
 
     @DELETE
     @Path("/{id}")
-    public Response delete(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
+    public Response delete(@Auth QuipuPrincipal caller, @PathParam("id") String id,
                            @Context HttpServletRequest request) {
-        operations.take(key.accountId().toString());
-        endpoints.delete(key.accountId(), endpointId(id), Origins.of(request));
+        operations.take(caller.accountId().toString());
+        endpoints.delete(caller.accountId(), endpointId(id), Origins.of(request));
         return noStore(Response.noContent());
     }
 
     @POST
     @Path("/{id}/rotate")
-    public Response rotate(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
+    public Response rotate(@Auth QuipuPrincipal caller, @PathParam("id") String id,
                            @Context HttpServletRequest request) {
-        operations.take(key.accountId().toString());
-        return noStore(Response.ok(endpoints.rotate(key.accountId(), endpointId(id), Origins.of(request))));
+        operations.take(caller.accountId().toString());
+        return noStore(Response.ok(endpoints.rotate(caller.accountId(), endpointId(id), Origins.of(request))));
     }
 
     @POST
     @Path("/{id}/test")
-    public Response test(@Auth ApiKeyPrincipal key, @PathParam("id") String id) {
-        operations.take(key.accountId().toString());
+    public Response test(@Auth QuipuPrincipal caller, @PathParam("id") String id) {
+        operations.take(caller.accountId().toString());
         return noStore(Response.status(Response.Status.ACCEPTED)
-                .entity(endpoints.test(key.accountId(), endpointId(id))));
+                .entity(endpoints.test(caller.accountId(), endpointId(id))));
     }
 
     @GET
     @Path("/{id}/deliveries")
-    public Response deliveries(@Auth ApiKeyPrincipal key, @PathParam("id") String id) {
+    public Response deliveries(@Auth QuipuPrincipal caller, @PathParam("id") String id) {
         return noStore(Response.ok(Map.of("items",
-                endpoints.deliveries(key.accountId(), endpointId(id), HISTORY))));
+                endpoints.deliveries(caller.accountId(), endpointId(id), HISTORY))));
     }
 
     @GET
     @Path("/{id}/deliveries/{deliveryId}")
-    public Response delivery(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
+    public Response delivery(@Auth QuipuPrincipal caller, @PathParam("id") String id,
                              @PathParam("deliveryId") String deliveryId) {
-        return noStore(Response.ok(endpoints.delivery(key.accountId(), endpointId(id), deliveryId(deliveryId))));
+        return noStore(Response.ok(endpoints.delivery(caller.accountId(), endpointId(id), deliveryId(deliveryId))));
     }
 
     @POST
     @Path("/{id}/deliveries/{deliveryId}/retry")
-    public Response retry(@Auth ApiKeyPrincipal key, @PathParam("id") String id,
+    public Response retry(@Auth QuipuPrincipal caller, @PathParam("id") String id,
                           @PathParam("deliveryId") String deliveryId, @Context HttpServletRequest request) {
-        operations.take(key.accountId().toString());
-        return noStore(Response.status(Response.Status.ACCEPTED).entity(endpoints.retry(key.accountId(),
+        operations.take(caller.accountId().toString());
+        return noStore(Response.status(Response.Status.ACCEPTED).entity(endpoints.retry(caller.accountId(),
                 endpointId(id), deliveryId(deliveryId), Origins.of(request))));
     }
 

@@ -57,7 +57,7 @@ class HostileRequestsFuzzTest {
             "/v1/keys/{x}/rotate", "/v1/usage", "/v1/usage/daily", "/v1/webhooks", "/v1/webhooks/{x}", "/v1/webhooks/{x}/rotate",
             "/v1/webhooks/{x}/test", "/v1/webhooks/{x}/deliveries", "/v1/webhooks/{x}/deliveries/{x}",
             "/v1/webhooks/{x}/deliveries/{x}/retry", "/.well-known/jwks.json", "/docs", "/docs/{x}",
-            "/docs/swagger-ui.css", "/{x}", "/v1/{x}", "/"};
+            "/docs/swagger-ui.css", "/v1/plans", "/app", "/app/{x}", "/app/js/main.js", "/{x}", "/v1/{x}", "/"};
     private static final String[] PARAMETERS = {"q", "limit", "cursor", "departamento", "provincia", "fecha",
             "moneda", "from", "to", "access_token", "token", "{x}"};
     private static final String[] MEMBERS = {"email", "password", "nombre", "url", "events", "active", "rucs",

@@ -136,7 +136,7 @@ class OpenApiRoutesTest {
         RequiresScope scope = annotation(method, RequiresScope.class);
         RequiresSession session = annotation(method, RequiresSession.class);
         if (scope != null) {
-            return "apiKey[" + scope.value().wireName() + "]";
+            return "apiKey[" + scope.value().wireName() + "]" + (scope.orSession() ? " | accessToken[]" : "");
         }
         if (session != null) {
             return session.orApiKey() ? "accessToken[] | apiKey[]" : "accessToken[]";

@@ -165,6 +165,9 @@ public final class OpenApiContract {
         if (path.equals("/docs") || path.startsWith("/docs/")) {
             return faults; // the interactive docs' page and files: no API operation, checked by DocsTest
         }
+        if (path.equals("/app") || path.startsWith("/app/")) {
+            return faults; // the dashboard's page and files: no API operation, checked by DashboardPageTest
+        }
         String contentType = answer.header().apply("Content-Type").map(OpenApiContract::mediaType).orElse(null);
         Optional<Operation> found = find(answer.method(), answer.pathAndQuery());
         if (found.isEmpty()) {

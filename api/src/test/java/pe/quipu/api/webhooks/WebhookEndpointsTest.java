@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.testing.QuipuExtension;
+import pe.quipu.api.testing.TestAccounts;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -258,7 +259,44 @@ class WebhookEndpointsTest {
         assertProblem(create(key, "{\"url\":\"https://hooks.example.com/\",\"events\":[\"key.created\"]}"), 403,
                 "forbidden_scope");
         assertProblem(quipu.get("/v1/webhooks", null), 401, "unauthorized");
-        assertProblem(quipu.get("/v1/webhooks", quipu.accounts.newSession().accessToken()), 401, "unauthorized");
+        assertProblem(quipu.get("/v1/webhooks", "not-a-token"), 401, "unauthorized");
+    }
+
+    @Test
+    void theAccountHoldersSessionManagesTheSameEndpointsAsTheAccountsKeys() {
+        TestAccounts.Session session = quipu.accounts.newSession();
+        String token = session.accessToken();
+        // A new account is on free, which allows no endpoint: the session meets the plan's cap as a key would.
+        assertProblem(create(token, "{\"url\":\"https://hooks.example.com/s\",\"events\":[\"endpoint.test\"]}"),
+                403, "forbidden_plan");
+        assertThat(quipu.task("set-plan", "email", session.email(), "plan", "starter").statusCode()).isEqualTo(200);
+
+        JsonNode endpoint = created(token, "{\"url\":\"https://hooks.example.com/s\",\"events\":[\"endpoint.test\"]}");
+        String id = endpoint.get("id").asText();
+        assertThat(endpoint.get("secret").asText()).startsWith("whsec_");
+        String key = quipu.accounts.issueKey(session.accountId(), Scope.WEBHOOKS_MANAGE);
+        assertThat(quipu.body(quipu.get("/v1/webhooks", key)).get("items").get(0).get("id").asText()).isEqualTo(id);
+        assertThat(quipu.body(quipu.patch("/v1/webhooks/" + id, token, JSON, "{\"active\":false}")).get("active")
+                .asBoolean()).isFalse();
+        HttpResponse<String> rotated = quipu.post("/v1/webhooks/" + id + "/rotate", token, null, "");
+        assertThat(rotated.statusCode()).isEqualTo(200);
+        assertThat(quipu.body(rotated).get("secret").asText()).isNotEqualTo(endpoint.get("secret").asText());
+        assertThat(quipu.body(quipu.get("/v1/webhooks/" + id + "/deliveries", token)).get("items")).isEmpty();
+
+        // Another account's session sees none of it.
+        String stranger = quipu.accounts.newSession().accessToken();
+        assertProblem(quipu.get("/v1/webhooks/" + id, stranger), 404, "not_found");
+        assertThat(quipu.body(quipu.get("/v1/webhooks", stranger)).get("items")).isEmpty();
+
+        // Once the account is deleted, its other still-unexpired access tokens are told it is gone.
+        String other = quipu.body(quipu.accounts.login(session.email(), session.password())).get("accessToken").asText();
+        assertThat(quipu.send(java.net.http.HttpRequest.newBuilder(quipu.uri("/v1/me"))
+                .method("DELETE", java.net.http.HttpRequest.BodyPublishers.ofString(
+                        "{\"confirmation\":\"BORRAR MI CUENTA\"}")), token, "Content-Type", JSON).statusCode())
+                .isEqualTo(204);
+        assertProblem(quipu.get("/v1/webhooks", other), 410, "gone");
+        assertProblem(quipu.get("/v1/webhooks", token), 401, "unauthorized");
+        assertProblem(quipu.get("/v1/webhooks", key), 401, "unauthorized");
     }
 
     @Test
