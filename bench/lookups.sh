@@ -5,12 +5,13 @@
 #
 #   ./mvnw -q -B -DskipTests package && bench/lookups.sh
 #
-#   Environment: ROWS (padrón rows, default 200000); SECONDS_RUN (each measurement, default 30); STEADY_WARMUP
-#   (seconds of load between the first 10 s and the steady measurement, in 10 s windows, default 60); THREADS and
-#   CONNECTIONS (wrk -t/-c, default 2 and 64); KEEP=1 keeps the work folder (wrk outputs, logs, Lua scripts, the
-#   answers); JFR=1 records the measured API with JDK Flight Recorder (settings=profile) into WORK/steady.jfr and
-#   keeps the folder; FIRST_ONLY=N measures only the first 10 s after a start, N times (start, 10 s of ruc.lua,
-#   stop), for work on the warm-up (with JFR=1, one recording per start, WORK/first-K.jfr). QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as it would a user's.
+#   Environment: ROWS (padrón rows, default 200000); SECONDS_RUN (each measurement, default 30); ROUNDS (the turns
+#   of each measurement of B, default 3); STEADY_WARMUP (seconds of load after the first 10 s, in 10 s windows, before
+#   the steady measurements, default 60); THREADS and CONNECTIONS (wrk -t/-c, default 2 and 64); KEEP=1 keeps the
+#   work folder (wrk outputs, logs, Lua scripts, the answers); JFR=1 records the measured API with JDK Flight
+#   Recorder (settings=profile) into WORK/steady.jfr and keeps the folder; FIRST_ONLY=N measures only the first 10 s
+#   after a start, N times (start, 10 s of ruc.lua, stop), for work on the warm-up (with JFR=1, one recording per
+#   start, WORK/first-K.jfr). QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as it would a user's.
 #
 # The API under test is always started with `./quipu server config.yml`, so that it runs with the launcher's JVM
 # options (the heap cap, and whatever ./quipu adds later): the benchmark measures what a user gets. In a temporary
@@ -31,16 +32,21 @@
 #   4. captures with curl the exact answers (which must be 200) of GET /v1/ruc/{the first of them}, GET
 #      /v1/ubigeos?q=lima and GET /v1/tipo-cambio into WORK/answers; stops the API (SIGTERM).
 #   A. Warm-up after a start: starts the API again, times launch to the first 200 of GET /v1/status, then at once
-#      runs 10 s of ruc.lua ("first 10 s"), STEADY_WARMUP s more in 10 s windows (each window's throughput printed),
-#      then the steady measurement of SECONDS_RUN s.
-#   B. Batch: batch.lua with wrk -t1 -c1, 5 s of warm-up, then 15 s measured: p50 and p99 of a 100-RUC batch.
-#   C. GET /v1/ubigeos?q=lima, then GET /v1/tipo-cambio: 10 s of warm-up, then SECONDS_RUN s each.
-#   D. Stops the API. Bare Dropwizard application (bench/bare/BareApp.java compiled with javac against the API's fat
-#      jar, run from that jar's classes with -Xmx256m, Dropwizard's defaults but the ports, bench/bare/bare.yml):
-#      answers the same paths with the captured bytes; the same wrk runs: ruc.lua 20 s of warm-up then SECONDS_RUN,
-#      the ubigeo and tipo-cambio URLs 10 s of warm-up then SECONDS_RUN each. nginx (worker_processes 2, its
-#      access log on, to a file in WORK): the same bytes as static files, 5 s of warm-up then SECONDS_RUN each.
-#      Both must answer exactly the captured bytes (checked with curl before their runs).
+#      runs 10 s of ruc.lua ("first 10 s"), then STEADY_WARMUP s more in 10 s windows (each window's throughput
+#      printed).
+#   B. Quipu against the bare Dropwizard application (bench/bare/BareApp.java compiled with javac against the API's
+#      fat jar, run from that jar's classes with -Xmx256m, Dropwizard's defaults but the ports, bench/bare/bare.yml),
+#      which answers the same paths with the captured bytes (checked with curl first). The bare application starts
+#      beside the API, which stays up but idle, and the two are measured in turns: for GET /v1/ruc/{ruc} (ruc.lua;
+#      the bare application first gets 20 s of warm-up), then GET /v1/ubigeos?q=lima and GET /v1/tipo-cambio (10 s of
+#      warm-up on each side), ROUNDS rounds (default 3) of SECONDS_RUN/ROUNDS s on Quipu, then as long on the bare
+#      application. A change in the machine's speed during the run (another guest on the host) so reaches both sides
+#      alike, where measuring one side after the other let it tilt the ratio. Each side's figure is the mean of its
+#      rounds; its p50 and p99, the highest of its rounds. The bare application stops.
+#   C. Batch: batch.lua with wrk -t1 -c1, 5 s of warm-up, then 15 s measured: p50 and p99 of a 100-RUC batch. The
+#      API stops.
+#   D. The ceiling, shown and not a target: nginx (worker_processes 2, its access log on, to a file in WORK), the same
+#      bytes as static files (checked with curl), 5 s of warm-up then SECONDS_RUN s on each path.
 #   E. Memory: the API's RSS (ps, every second) from its launch in A to the end of C; prints its maximum and the
 #      JVM options the API ran with (jcmd VM.command_line).
 #   F. Summary: one line per target with the figure, the ratio and PASS or FAIL, then "targets: N of M met".
@@ -59,6 +65,8 @@ set -euo pipefail
 
 ROWS=${ROWS:-200000}
 SECONDS_RUN=${SECONDS_RUN:-30}
+ROUNDS=${ROUNDS:-3}
+ROUND_S=$((SECONDS_RUN / ROUNDS))
 STEADY_WARMUP=${STEADY_WARMUP:-60}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -358,35 +366,7 @@ while [ "$left" -gt 0 ]; do
   elapsed=$((elapsed + d))
   left=$((left - d))
 done
-load quipu ruc-steady $API_PORT "$SECONDS_RUN" "$WORK/ruc.lua" "/v1/ruc/$RUC"
-RUC_RPS=$R_RPS RUC_P50=$R_P50 RUC_P99=$R_P99
-echo "   ruc steady (${elapsed}-$((elapsed + SECONDS_RUN)) s): $RUC_RPS req/s, p50 $RUC_P50 ms, p99 $RUC_P99 ms"
-
-# --- B. Batch, one connection
-load quipu batch-warmup $API_PORT 5 "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
-load quipu batch $API_PORT $BATCH_SECONDS "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
-BATCH_RPS=$R_RPS BATCH_P50=$R_P50 BATCH_P99=$R_P99
-echo "B. POST /v1/ruc/batch, 100 RUCs, wrk -t1 -c1: $BATCH_RPS batches/s, p50 $BATCH_P50 ms, p99 $BATCH_P99 ms"
-
-# --- C. Ubigeo search and the latest exchange rate
-load quipu ubigeo-warmup $API_PORT 10 "" "$UBIGEO_PATH"
-load quipu ubigeo $API_PORT "$SECONDS_RUN" "" "$UBIGEO_PATH"
-UBIGEO_RPS=$R_RPS UBIGEO_P99=$R_P99
-echo "C. GET $UBIGEO_PATH: $UBIGEO_RPS req/s, p50 $R_P50 ms, p99 $UBIGEO_P99 ms"
-load quipu fx-warmup $API_PORT 10 "" "$FX_PATH"
-load quipu fx $API_PORT "$SECONDS_RUN" "" "$FX_PATH"
-FX_RPS=$R_RPS FX_P99=$R_P99
-echo "   GET $FX_PATH: $FX_RPS req/s, p50 $R_P50 ms, p99 $FX_P99 ms"
-
-# --- E (measured over A-C). Memory and JVM options, then the API stops.
-stop_sampler
-RSS_MAX_MB=$(awk '$1 > max { max = $1 } END { printf "%.0f", max / 1024 }' "$WORK/rss.txt")
-RSS_SAMPLES=$(grep -c . "$WORK/rss.txt" || true)
-JVM_ARGS=$("$JCMD" "$API_PID" VM.command_line 2>/dev/null | sed -n 's/^jvm_args: *//p' | sed 's/ *$//' || true)
-[ -n "$JVM_ARGS" ] || JVM_ARGS="(jcmd failed) $(ps -o args= -p "$API_PID")"
-stop_api
-
-# --- D. Baselines: the bare Dropwizard application, then nginx
+# --- B. The bare Dropwizard application, started beside the (idle) API for the paired measurements
 "$JAVAC" -nowarn -cp "$API_JAR" -d "$WORK/bare-classes" bench/bare/BareApp.java
 "$JAVA" -Xmx256m -Dbare.dir="$WORK/answers" -cp "$API_JAR:$WORK/bare-classes" BareApp server bench/bare/bare.yml \
   > "$WORK/bare.log" 2>&1 &
@@ -395,22 +375,58 @@ await $BARE_PORT "$BARE_PID" "the bare application"
 same_bytes $BARE_PORT "/v1/ruc/$RUC" "$WORK/answers/ruc.json" "the bare application"
 same_bytes $BARE_PORT "$UBIGEO_PATH" "$WORK/answers/ubigeos.json" "the bare application"
 same_bytes $BARE_PORT "$FX_PATH" "$WORK/answers/tipo-cambio.json" "the bare application"
-echo
-echo "D. Bare Dropwizard application (java -Xmx256m, the API jar's classes), the same answer bytes:"
-load baseline bare-ruc-warmup $BARE_PORT 20 "$WORK/ruc.lua" "/v1/ruc/$RUC"
-load baseline bare-ruc $BARE_PORT "$SECONDS_RUN" "$WORK/ruc.lua" "/v1/ruc/$RUC"
-BARE_RUC_RPS=$R_RPS
-echo "   ruc: $BARE_RUC_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
-load baseline bare-ubigeo-warmup $BARE_PORT 10 "" "$UBIGEO_PATH"
-load baseline bare-ubigeo $BARE_PORT "$SECONDS_RUN" "" "$UBIGEO_PATH"
-BARE_UBIGEO_RPS=$R_RPS
-echo "   ubigeo: $BARE_UBIGEO_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
-load baseline bare-fx-warmup $BARE_PORT 10 "" "$FX_PATH"
-load baseline bare-fx $BARE_PORT "$SECONDS_RUN" "" "$FX_PATH"
-BARE_FX_RPS=$R_RPS
-echo "   tipo-cambio: $BARE_FX_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
+
+# The larger of two figures, and the mean of several.
+larger() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0 ? a : b) }'; }
+mean() { printf '%s\n' "$@" | awk '{ s += $1; n++ } END { printf "%.0f", s / n }'; }
+
+# Measures Quipu and the bare application on one path in ROUNDS alternating rounds of ROUND_S s each (Quipu, bare,
+# Quipu, bare, ...), after qwarm s of warm-up on Quipu and bwarm s on the bare application, so that a change in the
+# machine's speed during the run reaches both sides alike. $1: name, $2: Lua script or "", $3: path, $4: qwarm, $5:
+# bwarm. Sets Q_RPS and B_RPS (the mean of each side's rounds), Q_P50 and Q_P99, B_P50 and B_P99 (the highest of
+# each side's rounds), and prints each round.
+paired() {
+  local name=$1 script=$2 path=$3 k
+  local q=() b=()
+  [ "$4" -gt 0 ] && load quipu "$name-warmup" $API_PORT "$4" "$script" "$path"
+  [ "$5" -gt 0 ] && load baseline "bare-$name-warmup" $BARE_PORT "$5" "$script" "$path"
+  Q_P50=0 Q_P99=0 B_P50=0 B_P99=0
+  for k in $(seq 1 "$ROUNDS"); do
+    load quipu "$name-$k" $API_PORT "$ROUND_S" "$script" "$path"
+    q+=("$R_RPS"); Q_P50=$(larger "$Q_P50" "$R_P50"); Q_P99=$(larger "$Q_P99" "$R_P99")
+    load baseline "bare-$name-$k" $BARE_PORT "$ROUND_S" "$script" "$path"
+    b+=("$R_RPS"); B_P50=$(larger "$B_P50" "$R_P50"); B_P99=$(larger "$B_P99" "$R_P99")
+  done
+  Q_RPS=$(mean "${q[@]}") B_RPS=$(mean "${b[@]}")
+  echo "   $name, $ROUNDS rounds of $ROUND_S s each: Quipu $(IFS=/; echo "${q[*]}") req/s, mean $Q_RPS, p50 $Q_P50 ms," \
+    "p99 $Q_P99 ms; bare $(IFS=/; echo "${b[*]}") req/s, mean $B_RPS, p50 $B_P50 ms, p99 $B_P99 ms"
+}
+
+echo "B. Quipu against the bare Dropwizard application (java -Xmx256m, the API jar's classes, the same answer bytes),"
+echo "   alternating:"
+paired ruc "$WORK/ruc.lua" "/v1/ruc/$RUC" 0 20
+RUC_RPS=$Q_RPS RUC_P50=$Q_P50 RUC_P99=$Q_P99 BARE_RUC_RPS=$B_RPS
+paired ubigeo "" "$UBIGEO_PATH" 10 10
+UBIGEO_RPS=$Q_RPS UBIGEO_P99=$Q_P99 BARE_UBIGEO_RPS=$B_RPS
+paired tipo-cambio "" "$FX_PATH" 10 10
+FX_RPS=$Q_RPS FX_P99=$Q_P99 BARE_FX_RPS=$B_RPS
 kill -TERM "$BARE_PID"; wait "$BARE_PID" 2>/dev/null || true; BARE_PID=""
 
+# --- C. Batch, one connection
+load quipu batch-warmup $API_PORT 5 "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
+load quipu batch $API_PORT $BATCH_SECONDS "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
+BATCH_RPS=$R_RPS BATCH_P50=$R_P50 BATCH_P99=$R_P99
+echo "C. POST /v1/ruc/batch, 100 RUCs, wrk -t1 -c1: $BATCH_RPS batches/s, p50 $BATCH_P50 ms, p99 $BATCH_P99 ms"
+
+# --- E (measured from the API's launch in A to the end of C). Memory and JVM options, then the API stops.
+stop_sampler
+RSS_MAX_MB=$(awk '$1 > max { max = $1 } END { printf "%.0f", max / 1024 }' "$WORK/rss.txt")
+RSS_SAMPLES=$(grep -c . "$WORK/rss.txt" || true)
+JVM_ARGS=$("$JCMD" "$API_PID" VM.command_line 2>/dev/null | sed -n 's/^jvm_args: *//p' | sed 's/ *$//' || true)
+[ -n "$JVM_ARGS" ] || JVM_ARGS="(jcmd failed) $(ps -o args= -p "$API_PID")"
+stop_api
+
+# --- D. The ceiling: nginx
 {
   [ "$(id -u)" = 0 ] && echo "user root;"
   echo "worker_processes 2;"
@@ -437,7 +453,7 @@ await $NGINX_PORT "$NGINX_PID" nginx
 same_bytes $NGINX_PORT "/v1/ruc/$RUC" "$WORK/answers/ruc.json" nginx
 same_bytes $NGINX_PORT "$UBIGEO_PATH" "$WORK/answers/ubigeos.json" nginx
 same_bytes $NGINX_PORT "$FX_PATH" "$WORK/answers/tipo-cambio.json" nginx
-echo "   nginx (worker_processes 2, access log on), the same bytes as static files:"
+echo "D. The ceiling: nginx (worker_processes 2, access log on), the same bytes as static files:"
 load baseline nginx-ruc-warmup $NGINX_PORT 5 "$WORK/ruc.lua" "/v1/ruc/$RUC"
 load baseline nginx-ruc $NGINX_PORT "$SECONDS_RUN" "$WORK/ruc.lua" "/v1/ruc/$RUC"
 NGINX_RUC_RPS=$R_RPS
@@ -449,7 +465,7 @@ echo "   tipo-cambio: $R_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms"
 kill -QUIT "$NGINX_PID"; wait "$NGINX_PID" 2>/dev/null || true; NGINX_PID=""
 
 echo
-echo "E. API max RSS over A-C: $RSS_MAX_MB MB ($RSS_SAMPLES samples, one a second)"
+echo "E. API max RSS from its launch to the end of C: $RSS_MAX_MB MB ($RSS_SAMPLES samples, one a second)"
 echo "   API JVM options: $JVM_ARGS"
 [ "$JFR" = 1 ] && echo "   JFR recording of A-C: $WORK/steady.jfr ($(du -h "$WORK/steady.jfr" 2>/dev/null | cut -f1 || echo missing))"
 
