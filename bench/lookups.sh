@@ -26,8 +26,11 @@
 #      that true should the run cross midnight in Lima. config.yml's bcrp.captureEnabled is true and has no
 #      override, so BCRP_BASE_URL points at a closed local port (http://127.0.0.1:9): the capture the API runs
 #      after its start fails at once and nothing leaves the machine;
+#      Then SUNAT's four lists and premises of that padrón (./quipu generate-sunat-lists, same rows and seed), each
+#      loaded by its ETL job;
 #   3. picks 1,000 random RUCs of the registry (setseed, so the same padrón gives the same RUCs) and writes the wrk
 #      Lua scripts: ruc.lua cycles through them for GET /v1/ruc/{ruc} (each thread from its own place in the list),
+#      ruc-include.lua the same with ?include=padrones,anexos,
 #      batch.lua POSTs {"rucs": [...]} with 100 of them as application/json; every request carries the key;
 #   4. captures with curl the exact answers (which must be 200) of GET /v1/ruc/{the first of them}, GET
 #      /v1/ubigeos?q=lima and GET /v1/tipo-cambio into WORK/answers; stops the API (SIGTERM).
@@ -42,7 +45,9 @@
 #      warm-up on each side), ROUNDS rounds (default 3) of SECONDS_RUN/ROUNDS s on Quipu, then as long on the bare
 #      application. A change in the machine's speed during the run (another guest on the host) so reaches both sides
 #      alike, where measuring one side after the other let it tilt the ratio. Each side's figure is the mean of its
-#      rounds; its p50 and p99, the highest of its rounds. The bare application stops.
+#      rounds; its p50 and p99, the highest of its rounds. The bare application stops. Then the cost of SUNAT's lists
+#      and premises: ruc-include.lua (10 s of warm-up), then ROUNDS rounds alternating ruc.lua and ruc-include.lua on
+#      Quipu (target: at least 80 % of the lookups' throughput: including them costs at most 20 %).
 #   C. Batch: batch.lua with wrk -t1 -c1, 5 s of warm-up, then 15 s measured: p50 and p99 of a 100-RUC batch. The
 #      API stops.
 #   D. The ceiling, shown and not a target: nginx (worker_processes 2, its access log on, to a file in WORK), the same
@@ -263,6 +268,16 @@ start_api api-setup.log
 t=$(now)
 ./quipu etl padron --file "$WORK/padron.zip" config.yml 2> "$WORK/etl.log"
 echo "setup: loaded the padrón in $(since "$t") s: $(sql -c "select count(*) from ruc_registry") rows in ruc_registry"
+# SUNAT's lists and premises of that same padrón (same rows and seed), for GET /v1/ruc/{ruc}?include=padrones,anexos.
+t=$(now)
+./quipu generate-sunat-lists --rows "$ROWS" --out "$WORK/sunat" --seed 42 > /dev/null
+for job in agentes-retencion:AgenRet_TXT.zip buenos-contribuyentes:BueCont_TXT.zip \
+    agentes-percepcion:AgenPercVI_TXT.zip agentes-percepcion-combustibles:AgenPerc_TXT.zip \
+    locales-anexos:padron_reducido_local_anexo.zip; do
+  ./quipu etl "${job%%:*}" --file "$WORK/sunat/${job#*:}" config.yml 2>> "$WORK/etl.log" > /dev/null
+done
+echo "setup: generated and loaded SUNAT's lists and premises in $(since "$t") s:" \
+  "$(sql -c "select count(*) from sunat_padrones") list entries, $(sql -c "select count(*) from locales_anexos") premises"
 KEY=$(./quipu create-key --email "$EMAIL" --scopes ruc:read,ubigeos:read,tipo-cambio:read config.yml 2>/dev/null \
   | tail -n 1)
 # Limits that never bind: the benchmark measures lookups, not refusals.
@@ -306,6 +321,9 @@ function request()
 end
 EOF
 } > "$WORK/ruc.lua"
+# The same lookups with SUNAT's lists and premises included.
+sed 's|"/v1/ruc/" .. ruc)|"/v1/ruc/" .. ruc .. "?include=padrones,anexos")|' "$WORK/ruc.lua" > "$WORK/ruc-include.lua"
+grep -q 'include=padrones,anexos' "$WORK/ruc-include.lua" || { echo "bench: could not write ruc-include.lua" >&2; exit 1; }
 BODY=$(printf '"%s",' "${RUCS[@]:0:100}")
 BODY="{\"rucs\":[${BODY%,}]}"
 printf '%s' "$BODY" > "$WORK/batch.json"
@@ -411,6 +429,19 @@ UBIGEO_RPS=$Q_RPS UBIGEO_P99=$Q_P99 BARE_UBIGEO_RPS=$B_RPS
 paired tipo-cambio "" "$FX_PATH" 10 10
 FX_RPS=$Q_RPS FX_P99=$Q_P99 BARE_FX_RPS=$B_RPS
 kill -TERM "$BARE_PID"; wait "$BARE_PID" 2>/dev/null || true; BARE_PID=""
+# The lookups with SUNAT's lists and premises included, in turns with the same lookups without them.
+load quipu ruc-include-warmup $API_PORT 10 "$WORK/ruc-include.lua" "/v1/ruc/$RUC?include=padrones,anexos"
+plain=() included=() INCLUDE_P99=0
+for k in $(seq 1 "$ROUNDS"); do
+  load quipu "ruc-plain-$k" $API_PORT "$ROUND_S" "$WORK/ruc.lua" "/v1/ruc/$RUC"
+  plain+=("$R_RPS")
+  load quipu "ruc-include-$k" $API_PORT "$ROUND_S" "$WORK/ruc-include.lua" "/v1/ruc/$RUC?include=padrones,anexos"
+  included+=("$R_RPS"); INCLUDE_P99=$(larger "$INCLUDE_P99" "$R_P99")
+done
+PLAIN_RPS=$(mean "${plain[@]}") INCLUDE_RPS=$(mean "${included[@]}")
+echo "   ruc ?include=padrones,anexos, $ROUNDS rounds of $ROUND_S s each in turns with the same lookups without it:" \
+  "$(IFS=/; echo "${included[*]}") req/s, mean $INCLUDE_RPS, p99 $INCLUDE_P99 ms; without: $(IFS=/; echo "${plain[*]}")" \
+  "req/s, mean $PLAIN_RPS"
 
 # --- C. Batch, one connection
 load quipu batch-warmup $API_PORT 5 "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
@@ -490,6 +521,8 @@ target "ruc steady / bare" "$RUC_RPS / $BARE_RUC_RPS req/s = $R" "$R" ">=" 0.60 
 printf '  %-31s %-36s %-13s %s\n' "ruc steady / nginx (ceiling)" \
   "$RUC_RPS / $NGINX_RUC_RPS req/s = $(quotient "$RUC_RPS" "$NGINX_RUC_RPS")" "" "(shown)"
 target "ruc steady p99" "$RUC_P99 ms" "$RUC_P99" "<=" 20 "<= 20 ms"
+R=$(quotient "$INCLUDE_RPS" "$PLAIN_RPS")
+target "include=padrones,anexos / ruc" "$INCLUDE_RPS / $PLAIN_RPS req/s = $R" "$R" ">=" 0.80 ">= 0.80"
 R=$(quotient "$FIRST_RPS" "$RUC_RPS")
 target "first 10 s / ruc steady" "$FIRST_RPS / $RUC_RPS req/s = $R" "$R" ">=" 0.50 ">= 0.50"
 target "first 10 s p99" "$FIRST_P99 ms" "$FIRST_P99" "<=" 50 "<= 50 ms"

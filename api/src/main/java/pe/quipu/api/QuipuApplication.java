@@ -95,9 +95,12 @@ import pe.quipu.api.plans.SubscriptionService;
 import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.api.privacy.ExportResource;
 import pe.quipu.api.privacy.PersonalDataExport;
+import pe.quipu.api.ruc.IncludedAnswers;
 import pe.quipu.api.ruc.RucAnswers;
+import pe.quipu.api.ruc.RucLists;
 import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.core.ruc.RegistryChanges;
+import pe.quipu.core.ruc.SunatLists;
 import pe.quipu.api.ruc.RucResource;
 import pe.quipu.api.ruc.SamplePadronCommand;
 import pe.quipu.api.status.DataFreshness;
@@ -360,11 +363,20 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         delivery.forEach(environment.lifecycle()::manage);
 
         // RUCs: recent answers are kept in memory, and dropped on every change to the registry, from any writer.
+        // Answers that include SUNAT's lists or premises (include=) are dropped on a change to those too.
         ExactCache<String, RucAnswers.Answer> rucCache = RucAnswers.cache(notifications::isListening,
                 configuration.getRuc().getAnswerCache().toBytes());
-        notifications.on(RegistryChanges.CHANNEL, payload -> rucCache.changed(), rucCache::changed);
+        ExactCache<String, RucAnswers.Answer> includedCache = IncludedAnswers.cache(notifications::isListening,
+                configuration.getRuc().getAnswerCache().toBytes() / 4);
+        Runnable registryChanged = () -> {
+            rucCache.changed();
+            includedCache.changed();
+        };
+        notifications.on(RegistryChanges.CHANNEL, payload -> registryChanged.run(), registryChanged);
+        notifications.on(SunatLists.CHANNEL, payload -> includedCache.changed(), includedCache::changed);
         RucRegistry registry = new RucRegistry(jdbi);
-        environment.jersey().register(new RucResource(new RucAnswers(registry, json, rucCache), json, limits));
+        environment.jersey().register(new RucResource(new IncludedAnswers(new RucAnswers(registry, json, rucCache),
+                new RucLists(jdbi, code -> ubigeos.catalogue().find(code)), json, includedCache), json, limits));
 
         // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule. Dates
         // before a series starts, and dates BCRP recently said have nothing on or before them, are 404 at once.

@@ -4,6 +4,7 @@ import pe.quipu.etl.extendido.PadronExtendidoJob;
 import pe.quipu.etl.fx.DateRange;
 import pe.quipu.etl.fx.TipoCambioJob;
 import pe.quipu.etl.padron.PadronJob;
+import pe.quipu.etl.sunat.SunatJobs;
 import pe.quipu.etl.ubigeo.UbigeoJob;
 
 import java.time.Clock;
@@ -23,7 +24,14 @@ public enum EtlJob {
     PADRON("padron", Set.of("file", "url"), "registry", PadronJob.class),
     PADRON_EXTENDIDO("padron-extendido", Set.of("file", "url"), "registry", PadronExtendidoJob.class),
     UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class),
-    TIPO_CAMBIO("tipo-cambio", Set.of("from", "to"), "tipo-cambio", TipoCambioJob.class);
+    TIPO_CAMBIO("tipo-cambio", Set.of("from", "to"), "tipo-cambio", TipoCambioJob.class),
+    // SUNAT's lists and premises (contract §10): each replaces its own rows, so each takes a lock of its own.
+    AGENTES_RETENCION("agentes-retencion", Set.of("file", "url"), "agentes-retencion", SunatJobs.class),
+    BUENOS_CONTRIBUYENTES("buenos-contribuyentes", Set.of("file", "url"), "buenos-contribuyentes", SunatJobs.class),
+    AGENTES_PERCEPCION("agentes-percepcion", Set.of("file", "url"), "agentes-percepcion", SunatJobs.class),
+    AGENTES_PERCEPCION_COMBUSTIBLES("agentes-percepcion-combustibles", Set.of("file", "url"),
+            "agentes-percepcion-combustibles", SunatJobs.class),
+    LOCALES_ANEXOS("locales-anexos", Set.of("file", "url"), "locales-anexos", SunatJobs.class);
 
     private final String jobName;
     private final Set<String> options;

@@ -50,6 +50,11 @@ public final class QuipuEtl {
               padron-extendido  --file PATH | --url URL                   SUNAT PadronRUC CSV -> tipo, ciiu
               ubigeo            [--file PATH] (default: the bundled INEI file)
               tipo-cambio       [--from YYYY-MM-DD --to YYYY-MM-DD] (default: the last 10 days)
+              agentes-retencion                --file PATH | --url URL    SUNAT AgenRet_TXT.zip -> withholding agents
+              buenos-contribuyentes            --file PATH | --url URL    SUNAT BueCont_TXT.zip -> good taxpayers
+              agentes-percepcion               --file PATH | --url URL    SUNAT AgenPercVI_TXT.zip -> perception agents
+              agentes-percepcion-combustibles  --file PATH | --url URL    SUNAT AgenPerc_TXT.zip -> fuel perception
+              locales-anexos                   --file PATH | --url URL    SUNAT padron_reducido_local_anexo.zip -> premises
             exit codes: 0 succeeded, 1 failed, 2 usage, 3 canceled, 4 a run on the same data is in progress""";
 
     private final Clock clock;

@@ -17,7 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the body of {@code POST /v1/ruc/batch}, {@code {"rucs": ["…", …]}}, from its bytes. Done by hand
+ * Reads the body of {@code POST /v1/ruc/batch}, {@code {"rucs": ["…", …], "include": ["padrones", …]}} ({@code include}
+ * optional, contract §10), from its bytes. Done by hand
  * rather than by Jackson data binding so that every rejection says precisely what is wrong and where.
  */
 public final class BatchRequest {
@@ -36,8 +37,17 @@ public final class BatchRequest {
                 .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     }
 
+    /** A batch as asked: its RUCs in request order, duplicates kept, and what every answer includes. */
+    public record Batch(List<Ruc> rucs, Include include) {
+    }
+
     /** The RUCs in request order, duplicates kept; or {@link InvalidInput} listing every fault found. */
     public List<Ruc> read(byte[] body) {
+        return readBatch(body).rucs();
+    }
+
+    /** The batch; or {@link InvalidInput} listing every fault found. */
+    public Batch readBatch(byte[] body) {
         JsonNode root = parse(body);
         if (root == null || root.isMissingNode()) {
             throw InvalidInput.of("The request body is empty; " + SHAPE);
@@ -47,15 +57,44 @@ public final class BatchRequest {
         }
         List<FieldError> errors = new ArrayList<>();
         root.fieldNames().forEachRemaining(name -> {
-            if (!name.equals("rucs")) {
-                errors.add(new FieldError(name, "unknown member; the body takes only \"rucs\""));
+            if (!name.equals("rucs") && !name.equals("include")) {
+                errors.add(new FieldError(name, "unknown member; the body takes \"rucs\" and \"include\""));
             }
         });
         List<Ruc> rucs = rucs(root.get("rucs"), errors);
+        Include include = include(root.get("include"), errors);
         if (!errors.isEmpty()) {
             throw new InvalidInput(errors);
         }
-        return rucs;
+        return new Batch(rucs, include);
+    }
+
+    private static Include include(JsonNode node, List<FieldError> errors) {
+        if (node == null) {
+            return Include.NOTHING;
+        }
+        if (!node.isArray()) {
+            errors.add(new FieldError("include", "must be an array of names (" + Include.NAMES + "), not "
+                    + kind(node)));
+            return Include.NOTHING;
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode element = node.get(i);
+            String field = "include[" + i + "]";
+            if (!element.isTextual()) {
+                errors.add(new FieldError(field, "must be one of " + Include.NAMES + ", not " + kind(element)));
+                continue;
+            }
+            String name = element.textValue();
+            if (name.equals("padrones") || name.equals("anexos")) {
+                names.add(name);
+            } else {
+                errors.add(new FieldError(field, "unknown name; include takes " + Include.NAMES
+                        + ", one per element"));
+            }
+        }
+        return Include.of(names, "include");
     }
 
     private JsonNode parse(byte[] body) {

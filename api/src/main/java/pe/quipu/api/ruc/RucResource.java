@@ -11,6 +11,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -39,7 +40,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** {@code GET /v1/ruc/{ruc}} and {@code POST /v1/ruc/batch} (interface spec, RUC; contract §3). */
+/**
+ * {@code GET /v1/ruc/{ruc}} and {@code POST /v1/ruc/batch} (interface spec, RUC; contract §3), each with SUNAT's lists
+ * and premises when asked ({@code include}, contract §10).
+ */
 @Timed
 @Path("/v1/ruc")
 @Produces(MediaType.APPLICATION_JSON)
@@ -52,11 +56,11 @@ public final class RucResource {
     /** 100 RUCs take under 2 KB; the rest is room for whitespace, not for arbitrary payloads held in memory. */
     static final int MAX_BATCH_BODY_BYTES = 64 * 1024;
 
-    private final RucAnswers answers;
+    private final IncludedAnswers answers;
     private final BatchRequest batchRequest;
     private final AccountLimitsCache limits;
 
-    public RucResource(RucAnswers answers, ObjectMapper json, AccountLimitsCache limits) {
+    public RucResource(IncludedAnswers answers, ObjectMapper json, AccountLimitsCache limits) {
         this.answers = answers;
         this.batchRequest = new BatchRequest(json);
         this.limits = limits;
@@ -66,14 +70,15 @@ public final class RucResource {
     // "batch" is the batch endpoint's path, not a RUC: a GET there is a wrong method (405), not a bad RUC.
     @Path("/{ruc: (?!batch$)[^/]+}")
     public Response lookup(@Auth ApiKeyPrincipal caller, @PathParam("ruc") String text,
-                           @Context HttpHeaders headers) {
+                           @QueryParam("include") List<String> include, @Context HttpHeaders headers) {
         Ruc ruc;
         try {
             ruc = Ruc.parse(text);
         } catch (InvalidRucException e) {
             throw new InvalidInput("ruc", e.getMessage());
         }
-        RucAnswers.Answer answer = answers.find(ruc).orElseThrow(() -> new NotFound(notFound(ruc)));
+        Include asked = Include.of(include, "include");
+        RucAnswers.Answer answer = answers.find(ruc, asked).orElseThrow(() -> new NotFound(notFound(ruc)));
         String etag = answer.etag();
         List<String> ifNoneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
         if (ifNoneMatch != null && ETags.matches(String.join(",", ifNoneMatch), etag)) {
@@ -97,8 +102,10 @@ public final class RucResource {
             // Jersey lets a body without a Content-Type through; the spec asks for application/json.
             throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
         }
-        List<Ruc> rucs = batchRequest.read(RequestBody.readAtMost(body, MAX_BATCH_BODY_BYTES, "A batch body is at most "
-                + MAX_BATCH_BODY_BYTES + " bytes; send at most " + BatchRequest.MAX_RUCS + " RUCs"));
+        BatchRequest.Batch batch = batchRequest.readBatch(RequestBody.readAtMost(body, MAX_BATCH_BODY_BYTES,
+                "A batch body is at most " + MAX_BATCH_BODY_BYTES + " bytes; send at most " + BatchRequest.MAX_RUCS
+                        + " RUCs"));
+        List<Ruc> rucs = batch.rucs();
         // The plan's cap (contract §3) and then the quota's N units, once the request is known to be well formed
         // and before any lookup.
         AccountLimits account = limits.get(caller.accountId())
@@ -109,7 +116,7 @@ public final class RucResource {
         }
         MeteringFeature.ticket(request).ifPresent(ticket -> ticket.reserve(rucs.size()));
 
-        Map<String, RucAnswers.Answer> found = answers.findAll(rucs);
+        Map<String, RucAnswers.Answer> found = answers.findAll(rucs, batch.include());
         List<BatchEntry> results = new ArrayList<>(rucs.size());
         for (Ruc ruc : rucs) {
             RucAnswers.Answer answer = found.get(ruc.value());

@@ -27,14 +27,29 @@ public final class DataFreshness {
             long registryRows = load.map(FreshnessRows.Load::rows).orElseGet(rows::registryRows);
             Map<String, LocalDate> latestRates = new TreeMap<>();
             rows.latestRates().forEach(rate -> latestRates.put(rate.moneda().strip(), rate.fecha()));
+            Map<String, Load> lists = new TreeMap<>();
+            rows.listLoads().forEach(l -> lists.put(l.dataset(), new Load(l.rows(), l.loadedAt())));
             return new Snapshot(registryRows, load.map(FreshnessRows.Load::loadedAt).orElse(null), rows.ubigeoCount(),
-                    latestRates);
+                    latestRates, lists);
         });
     }
 
-    /** @param latestRates the latest publication date per currency ("USD", "EUR"), absent when none */
+    /**
+     * @param latestRates the latest publication date per currency ("USD", "EUR"), absent when none
+     * @param lists       the last load of SUNAT's lists and premises, by job name ("agentes-retencion", …,
+     *                    "locales-anexos"), absent before a first load
+     */
     public record Snapshot(long registryRows, Instant registryLoadedAt, int ubigeoCount,
-                           Map<String, LocalDate> latestRates) {
+                           Map<String, LocalDate> latestRates, Map<String, Load> lists) {
+        /** Before or without any list's load. */
+        public Snapshot(long registryRows, Instant registryLoadedAt, int ubigeoCount,
+                        Map<String, LocalDate> latestRates) {
+            this(registryRows, registryLoadedAt, ubigeoCount, latestRates, Map.of());
+        }
+    }
+
+    /** What one load put in service. */
+    public record Load(long rows, Instant loadedAt) {
     }
 
     interface FreshnessRows {
@@ -47,6 +62,16 @@ public final class DataFreshness {
         @SqlQuery("select rows, loaded_at from dataset_loads where dataset = 'padron'")
         @RegisterConstructorMapper(Load.class)
         Optional<Load> padronLoad();
+
+        record ListLoad(String dataset, long rows, Instant loadedAt) {
+        }
+
+        @SqlQuery("""
+                select dataset, rows, loaded_at from dataset_loads
+                 where dataset in ('agentes-retencion', 'buenos-contribuyentes', 'agentes-percepcion',
+                                   'agentes-percepcion-combustibles', 'locales-anexos')""")
+        @RegisterConstructorMapper(ListLoad.class)
+        List<ListLoad> listLoads();
 
         @SqlQuery("select count(*) from ruc_registry")
         long registryRows();

@@ -9,6 +9,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import pe.quipu.core.ruc.SunatLists;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,15 +56,34 @@ public final class StatusResource {
         for (String moneda : new String[] {"USD", "EUR"}) {
             rates.put(moneda, new RateStatus(snapshot.latestRates().get(moneda)));
         }
+        // Every list is named, null until its first load, so a monitor tells "never loaded" from "loaded empty".
+        Map<String, LoadStatus> padrones = new LinkedHashMap<>();
+        for (String padron : SunatLists.PADRONES) {
+            padrones.put(padron, loadStatus(snapshot.lists().get(padron.replace('_', '-'))));
+        }
         return new Status(version, new RegistryStatus(snapshot.registryRows(), snapshot.registryLoadedAt()),
-                new UbigeoStatus(snapshot.ubigeoCount()), rates);
+                new UbigeoStatus(snapshot.ubigeoCount()), rates, padrones,
+                loadStatus(snapshot.lists().get("locales-anexos")));
+    }
+
+    private static LoadStatus loadStatus(DataFreshness.Load load) {
+        return load == null ? null : new LoadStatus(load.rows(), load.loadedAt());
     }
 
     private record Cached(Instant readAt, Status status) {
     }
 
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Status(String version, RegistryStatus registry, UbigeoStatus ubigeos,
-                         Map<String, RateStatus> tipoCambio) {
+                         Map<String, RateStatus> tipoCambio,
+                         @JsonInclude(value = JsonInclude.Include.ALWAYS, content = JsonInclude.Include.ALWAYS)
+                         Map<String, LoadStatus> padrones,
+                         LoadStatus anexos) {
+    }
+
+    /** SUNAT's lists and premises: what the last load put in service (contract §10). */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record LoadStatus(long rows, Instant loadedAt) {
     }
 
     @JsonInclude(JsonInclude.Include.ALWAYS)

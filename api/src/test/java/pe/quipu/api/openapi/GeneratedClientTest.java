@@ -72,7 +72,7 @@ class GeneratedClientTest {
                     client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + args[1]));
                     RucApi ruc = new RucApi(client);
                     try {
-                        RucRecord record = ruc.getRuc(args[2], null); // no If-None-Match
+                        RucRecord record = ruc.getRuc(args[2], null, null); // no If-None-Match, no include
                         BatchResult batch = ruc.batchRuc(new BatchRequest().rucs(List.of(args[2], args[3])));
                         List<String> entries = new ArrayList<>();
                         for (BatchEntry entry : batch.getResults()) {

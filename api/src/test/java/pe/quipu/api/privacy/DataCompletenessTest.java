@@ -167,6 +167,8 @@ class DataCompletenessTest {
     static final Map<String, String> NO_ACCOUNT = Map.ofEntries(
             entry("ruc_registry", "SUNAT's public padrón"),
             entry("dataset_loads", "when each public dataset was last loaded"),
+            entry("sunat_padrones", "SUNAT's public lists (retención, buenos contribuyentes, percepción)"),
+            entry("locales_anexos", "SUNAT's public annex premises"),
             entry("ubigeos", "INEI's public catalogue"),
             entry("exchange_rates", "BCRP's public rates"),
             entry("exchange_rate_gaps", "days BCRP published nothing"),

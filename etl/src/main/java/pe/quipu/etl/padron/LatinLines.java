@@ -10,7 +10,7 @@ import java.util.Arrays;
  * {@code BufferedReader} over an {@code InputStreamReader}: a Latin-1 byte is its own char, so each line becomes
  * a (compact) String by a plain copy, with no charset decoder in the way of 18 million lines.
  */
-final class LatinLines {
+public final class LatinLines {
 
     private final InputStream in;
     private byte[] buffer = new byte[1 << 16];
@@ -18,12 +18,12 @@ final class LatinLines {
     private int end;
     private boolean eof;
 
-    LatinLines(InputStream in) {
+    public LatinLines(InputStream in) {
         this.in = in;
     }
 
     /** The next line, or null at the end of the stream. A last line without a terminator is returned too. */
-    String next() throws IOException {
+    public String next() throws IOException {
         int scanFrom = start;
         while (true) {
             for (int i = scanFrom; i < end; i++) {

@@ -1,0 +1,179 @@
+package pe.quipu.etl.sunat;
+
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import pe.quipu.etl.EtlCommand;
+import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.RejectedShare;
+import pe.quipu.etl.run.RunEvents;
+import pe.quipu.etl.source.Download;
+import pe.quipu.etl.source.SourceFile;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code agentes-retencion}, {@code buenos-contribuyentes}, {@code agentes-percepcion},
+ * {@code agentes-percepcion-combustibles} and {@code locales-anexos}, each {@code --file PATH | --url URL}:
+ * one of SUNAT's files (contract §10) replaces its list or the premises, in the padrón job's two steps.
+ *
+ * <ol>
+ *   <li>{@code stage}: drops what a failed or killed run left, then streams the file (zip or txt, downloaded first
+ *   for --url) into an unlogged staging table with COPY, its columns found by header name. Counts: read = data
+ *   lines, rejected (filter) = lines with a bad RUC, date or ubigeo, plus earlier lines of a RUC met twice in a
+ *   list; the first rejected lines are logged and kept in the step's context ({@code rejected.sample}).</li>
+ *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare}, or when it
+ *   holds fewer rows than {@code etl.minRetainedShare} of the copy a previous run put in service; otherwise
+ *   replaces the list (or swaps in the premises) in one transaction. Written = rows in service.</li>
+ * </ol>
+ */
+@Configuration(proxyBeanMethods = false)
+public class SunatJobs {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SunatJobs.class);
+
+    @Bean(name = "agentes-retencion")
+    Job agentesRetencion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
+                         EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.AGENTES_RETENCION, jobs, transactions, jdbi, command, settings, clock, events);
+    }
+
+    @Bean(name = "buenos-contribuyentes")
+    Job buenosContribuyentes(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
+                             EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.BUENOS_CONTRIBUYENTES, jobs, transactions, jdbi, command, settings, clock, events);
+    }
+
+    @Bean(name = "agentes-percepcion")
+    Job agentesPercepcion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
+                          EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.AGENTES_PERCEPCION, jobs, transactions, jdbi, command, settings, clock, events);
+    }
+
+    @Bean(name = "agentes-percepcion-combustibles")
+    Job agentesPercepcionCombustibles(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
+                                      EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.AGENTES_PERCEPCION_COMBUSTIBLES, jobs, transactions, jdbi, command, settings, clock,
+                events);
+    }
+
+    @Bean(name = "locales-anexos")
+    Job localesAnexos(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
+                      EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.LOCALES_ANEXOS, jobs, transactions, jdbi, command, settings, clock, events);
+    }
+
+    private static Job job(SunatFile file, JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
+                           EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+        return new JobBuilder(file.jobName(), jobs)
+                .listener(events)
+                .start(new StepBuilder("stage", jobs)
+                        .tasklet((contribution, chunk) -> {
+                            StepExecution step = chunk.getStepContext().getStepExecution();
+                            SunatStager.dropLeftovers(jdbi, file);
+                            SunatStager.Result result = stage(file, command, jdbi, step);
+                            for (long i = 0; i < result.read(); i++) {
+                                contribution.incrementReadCount();
+                            }
+                            contribution.incrementFilterCount(result.rejected());
+                            step.getExecutionContext().put("rejected.sample", new ArrayList<>(result.sample()));
+                            step.getExecutionContext().putLong("rejected.malformed", result.malformed());
+                            step.getExecutionContext().putLong("rejected.duplicates", result.duplicates());
+                            step.getExecutionContext().putLong("staged", result.staged());
+                            LOG.info("{}: staged {} rows from {} lines; rejected {} malformed and {} duplicated",
+                                    file.jobName(), result.staged(), result.read(), result.malformed(),
+                                    result.duplicates());
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .next(new StepBuilder("publish", jobs)
+                        .tasklet((contribution, chunk) -> {
+                            StepExecution step = chunk.getStepContext().getStepExecution();
+                            StepExecution staged = step.getJobExecution().getStepExecutions().stream()
+                                    .filter(s -> s.getStepName().equals("stage")).findFirst().orElseThrow();
+                            try {
+                                refuseOverThreshold(file, staged, settings.maxRejectedShare());
+                                refuseShrinking(file, staged.getExecutionContext().getLong("staged"),
+                                        settings.minRetainedShare(), jdbi);
+                                Cancellation.check(step, "before publishing");
+                            } catch (Exception refused) {
+                                SunatStager.dropLeftovers(jdbi, file);
+                                throw refused;
+                            }
+                            long rows = file.isList() ? new ListPublisher(jdbi).publish(file, clock.instant())
+                                    : new AnexosPublisher(jdbi).publish(clock.instant());
+                            contribution.incrementWriteCount(rows);
+                            LOG.info("{}: {} rows in service", file.jobName(), rows);
+                            return RepeatStatus.FINISHED;
+                        }, transactions)
+                        .build())
+                .build();
+    }
+
+    private static SunatStager.Result stage(SunatFile file, EtlCommand command, Jdbi jdbi, StepExecution step)
+            throws Exception {
+        SunatStager stager = new SunatStager(jdbi, file);
+        String url = command.options().get("url");
+        if (url == null) {
+            try (InputStream in = SourceFile.open(Path.of(command.options().get("file")), ".txt")) {
+                return stager.stage(in, () -> Cancellation.requested(step));
+            }
+        }
+        Path download = Files.createTempFile("quipu-" + file.jobName() + "-", ".download");
+        try {
+            Download.standard().fetch(URI.create(url), download);
+            try (InputStream in = SourceFile.open(download, ".txt")) {
+                return stager.stage(in, () -> Cancellation.requested(step));
+            }
+        } finally {
+            Files.deleteIfExists(download);
+        }
+    }
+
+    private static void refuseOverThreshold(SunatFile file, StepExecution staged, double maxShare) {
+        long read = staged.getReadCount();
+        if (read == 0) {
+            throw new IllegalStateException("the file holds no " + file.jobName()
+                    + " lines; the data in service is unchanged");
+        }
+        @SuppressWarnings("unchecked")
+        List<String> sample = (List<String>) staged.getExecutionContext().get("rejected.sample");
+        RejectedShare.refuseAbove(read, staged.getFilterCount(), maxShare, sample == null ? List.of() : sample);
+    }
+
+    /**
+     * A truncated download would otherwise take RUCs off a list (a supplier suddenly "not a withholding agent") or
+     * drop premises: a file with fewer rows than {@code etl.minRetainedShare} of the copy in service is refused.
+     */
+    private static void refuseShrinking(SunatFile file, long staged, double minShare, Jdbi jdbi) {
+        long inService = jdbi.withHandle(h -> h.createQuery("select rows from dataset_loads where dataset = :dataset")
+                .bind("dataset", file.jobName())
+                .mapTo(Long.class)
+                .findOne()).orElse(0L);
+        if (inService == 0 || staged >= minShare * inService) {
+            return;
+        }
+        throw new IllegalStateException(String.format(Locale.ROOT,
+                "the file holds %d rows, %.1f %% of the %d in service, under the %.1f %% a %s file must keep"
+                        + " (etl.minRetainedShare): is it truncated? The data in service is unchanged; to replace"
+                        + " it with a smaller file on purpose, run with QUIPU_ETL_MIN_RETAINED_SHARE=0",
+                staged, 100.0 * staged / inService, inService, 100.0 * minShare, file.jobName()));
+    }
+}
