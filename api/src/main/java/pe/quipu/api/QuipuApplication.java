@@ -99,6 +99,8 @@ import pe.quipu.api.ruc.RucAnswers;
 import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.api.ruc.RucResource;
+import pe.quipu.api.ruc.RucSearch;
+import pe.quipu.api.ruc.RucSearchResource;
 import pe.quipu.api.ruc.SamplePadronCommand;
 import pe.quipu.api.status.DataFreshness;
 import pe.quipu.api.status.FreshnessHealthCheck;
@@ -364,7 +366,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 configuration.getRuc().getAnswerCache().toBytes());
         notifications.on(RegistryChanges.CHANNEL, payload -> rucCache.changed(), rucCache::changed);
         RucRegistry registry = new RucRegistry(jdbi);
-        environment.jersey().register(new RucResource(new RucAnswers(registry, json, rucCache), json, limits));
+        RucAnswers rucAnswers = new RucAnswers(registry, json, rucCache);
+        environment.jersey().register(new RucResource(rucAnswers, json, limits));
+        environment.jersey().register(new RucSearchResource(new RucSearch(jdbi), rucAnswers,
+                configuration.getSearch().enabled()));
 
         // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule. Dates
         // before a series starts, and dates BCRP recently said have nothing on or before them, are 404 at once.

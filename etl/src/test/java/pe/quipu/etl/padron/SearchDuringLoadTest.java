@@ -94,6 +94,58 @@ class SearchDuringLoadTest {
     }
 
     @Test
+    void searches_never_fail_during_a_load_and_find_the_new_names_after_it() throws Exception {
+        EtlRun first = etl.run("padron", "--file",
+                padron("before.txt", 1_000, line(RENAMED, "ALLPAKAMAYOQ VIEJO S.A.C.")).toString());
+        assertThat(first.exitCode()).as(first.stderr()).isZero();
+        assertThat(names(search("allpakamayoq"))).containsExactly("ALLPAKAMAYOQ VIEJO S.A.C.");
+        assertThat(names(search("yanantin masintin"))).isEmpty();
+
+        Path after = padron("after.txt", 150_000, line(RENAMED, "ALLPAKAMAYOQ NUEVO S.A.C."),
+                line(ADDED, "YANANTIN MASINTIN E.I.R.L."));
+        AtomicBoolean loading = new AtomicBoolean(true);
+        AtomicInteger searches = new AtomicInteger();
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        Thread reader = Thread.ofPlatform().start(() -> {
+            while (loading.get()) {
+                try {
+                    HttpResponse<String> sample = search("transportes cruz del sur");
+                    HttpResponse<String> renamed = search("allpakamayoq");
+                    searches.addAndGet(2);
+                    if (sample.statusCode() != 200 || !sample.body().contains("\"ruc\":\"20100227461\"")) {
+                        failures.add("sample -> " + sample.statusCode() + " " + sample.body());
+                    }
+                    if (renamed.statusCode() != 200 || quipu.body(renamed).get("items").size() != 1) {
+                        failures.add("renamed -> " + renamed.statusCode() + " " + renamed.body());
+                    }
+                } catch (RuntimeException e) {
+                    failures.add(e.toString());
+                }
+            }
+        });
+        EtlRun run;
+        try {
+            run = etl.run("padron", "--file", after.toString());
+        } finally {
+            loading.set(false);
+            reader.join();
+        }
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(failures).isEmpty();
+        assertThat(searches.get()).isPositive();
+        // Which RUCs match is read from the new registry at once; the records' answers follow its NOTIFY.
+        assertThat(search("yanantin masintin").body()).contains("\"ruc\":\"" + ADDED + "\"");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(names(search("allpakamayoq"))).containsExactly("ALLPAKAMAYOQ NUEVO S.A.C."));
+        // Every word there first; then names close to some word (EIRL is in many).
+        assertThat(names(search("Yanantin Masintin EIRL"))).first().isEqualTo("YANANTIN MASINTIN E.I.R.L.");
+        assertThat(quipu.database.<String>rows("select indexdef from pg_indexes where tablename = 'ruc_registry'"
+                + " and indexname = 'ruc_registry_search'", rs -> rs.getString(1))).singleElement().asString()
+                .contains("gin_trgm_ops");
+    }
+
+    @Test
     void with_search_turned_off_the_load_leaves_the_index_out_and_the_column_stays_right() throws Exception {
         Path config = dir.resolve("off.yml");
         Files.writeString(config, """
