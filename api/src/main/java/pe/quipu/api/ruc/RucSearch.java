@@ -26,7 +26,8 @@ import java.util.List;
  * make a query of one very common word ("inversiones", "sac") cost what a rare one costs; such a query sees some
  * of its matches only, and is narrowed by more words or a filter. The candidates are ranked: all words present
  * first, then similarity to the query, then RUC; pages continue by keyset on that order. The close sets are read
- * only when the names holding every word do not fill the page: most queries never pay for them.
+ * only when no name holds every word (a misspelled query): a query whose words are all there never pays for them,
+ * and lists only the names that hold them all.
  *
  * <p>Jdbi's fluent API rather than a SQL object: the number of words, hence of bound patterns, varies.
  */
@@ -104,9 +105,8 @@ public final class RucSearch {
     }
 
     /**
-     * The page's hits and one more, if any: first from the names holding every word (unless the cursor is already
-     * past them), then, only when those do not fill the page, from the names close to some word. A query whose words
-     * are all there (most) never pays for the close ones.
+     * The page's hits and one more, if any: from the names holding every word, or, when no name holds every word,
+     * from the names close to some word.
      */
     private static List<Hit> hits(Handle handle, Request request, String text, List<String> words,
                                   SearchCursor after) {
@@ -141,7 +141,11 @@ public final class RucSearch {
                     after == null ? "" : "where (-score, ruc) > (cast(:negScore as real), cast(:ruc as char(11)))");
             hits.addAll(run(handle.createQuery(sql), request, text, words, false, after, wanted));
         }
-        if (hits.size() < wanted) {
+        // Close names only for a search where no name holds every word: its first page found none, or its cursor is
+        // already among close names. Reading them costs a trigram scan per word, several times what the search
+        // for names with every word costs, and a name with every word is what such a search was after.
+        boolean noneComplete = after == null ? hits.isEmpty() : after.partial();
+        if (noneComplete) {
             StringBuilder close = new StringBuilder();
             for (int i = 0; i < Math.min(words.size(), MAX_CLOSE_WORDS); i++) {
                 close.append(i == 0 ? "" : " union ").append("""
