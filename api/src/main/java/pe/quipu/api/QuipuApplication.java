@@ -102,6 +102,8 @@ import pe.quipu.api.ruc.RucRegistry;
 import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.ruc.SunatLists;
 import pe.quipu.api.ruc.RucResource;
+import pe.quipu.api.ruc.RucSearch;
+import pe.quipu.api.ruc.RucSearchResource;
 import pe.quipu.api.ruc.SamplePadronCommand;
 import pe.quipu.api.status.DataFreshness;
 import pe.quipu.api.status.FreshnessHealthCheck;
@@ -375,8 +377,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         notifications.on(RegistryChanges.CHANNEL, payload -> registryChanged.run(), registryChanged);
         notifications.on(SunatLists.CHANNEL, payload -> includedCache.changed(), includedCache::changed);
         RucRegistry registry = new RucRegistry(jdbi);
-        environment.jersey().register(new RucResource(new IncludedAnswers(new RucAnswers(registry, json, rucCache),
+        RucAnswers rucAnswers = new RucAnswers(registry, json, rucCache);
+        environment.jersey().register(new RucResource(new IncludedAnswers(rucAnswers,
                 new RucLists(jdbi, code -> ubigeos.catalogue().find(code)), json, includedCache), json, limits));
+        environment.jersey().register(new RucSearchResource(new RucSearch(jdbi), rucAnswers,
+                configuration.getSearch().enabled()));
 
         // Exchange rates: answered from the database, fetched from BCRP on demand, captured on a schedule. Dates
         // before a series starts, and dates BCRP recently said have nothing on or before them, are 404 at once.

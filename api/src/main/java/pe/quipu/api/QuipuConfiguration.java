@@ -24,6 +24,7 @@ import pe.quipu.api.webhooks.DeliverCommand;
 import pe.quipu.api.webhooks.WebhooksSettings;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.ruc.SearchSettings;
 
 import java.util.LinkedHashMap;
 import java.util.concurrent.TimeUnit;
@@ -83,6 +84,12 @@ public class QuipuConfiguration extends Configuration
     @NotNull
     @JsonProperty
     private RucSettings ruc = new RucSettings();
+
+    /** Search by name ({@code GET /v1/ruc?q=}); the ETL reads the same section to build, or not, its index. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private SearchSettings search = new SearchSettings();
 
     /** How long the lookups run in memory at start-up, before the connectors open ({@code http.WarmUp}); 0s: none. */
     @NotNull
@@ -170,6 +177,10 @@ public class QuipuConfiguration extends Configuration
 
     public RucSettings getRuc() {
         return ruc;
+    }
+
+    public SearchSettings getSearch() {
+        return search;
     }
 
     public Duration getWarmUp() {

@@ -15,6 +15,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.ruc.SearchSettings;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ import java.util.stream.Collectors;
  * config.yml as the ETL reads it: the API's own file, read the way the API's bootstrap reads it (Dropwizard's
  * configuration factory, the same {@code ${NAME:-default}} substitution, the same {@code dw.} system-property
  * overrides, the same validation) into the same {@code database:} and {@code bcrp:} classes, plus the ETL's own
- * {@code etl:} section. The API's other sections are none of the ETL's business; within a section every name must
+ * {@code etl:} section, and {@code search:}, which both read. The API's other sections are none of the ETL's business; within a section every name must
  * be known, as in the API.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -50,6 +51,12 @@ public final class EtlConfiguration {
     @NotNull
     @JsonProperty
     private EtlSettings etl = new EtlSettings();
+
+    /** Whether the padrón load builds the index of search by name (the API's same section says whether it answers). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private SearchSettings search = new SearchSettings();
 
     /**
      * Reads and validates {@code file}.
@@ -91,5 +98,9 @@ public final class EtlConfiguration {
 
     public EtlSettings etl() {
         return etl;
+    }
+
+    public SearchSettings search() {
+        return search;
     }
 }

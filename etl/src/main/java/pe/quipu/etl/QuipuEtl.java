@@ -18,6 +18,7 @@ import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.SchemaMigrations;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.RunLock;
 
@@ -132,6 +133,7 @@ public final class QuipuEtl {
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
             context.registerBean(EtlSettings.class, configuration::etl);
             context.registerBean(BcrpSettings.class, configuration::bcrp);
+            context.registerBean(SearchSettings.class, configuration::search);
             context.registerBean(QuipuDatabase.class, () -> database);
             context.registerBean(Clock.class, () -> clock);
             context.registerBean(ObjectMapper.class, () -> json);

@@ -13,6 +13,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.EtlCommand;
 import pe.quipu.etl.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
@@ -41,8 +42,8 @@ import java.util.Optional;
  *   logged and kept in the step's execution context ({@code rejected.sample}).</li>
  *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare}, or when
  *   it holds fewer records than {@code etl.minRetainedShare} of the registry in service (the registry in service
- *   stays), otherwise builds the new registry with change detection, indexes it and swaps
- *   it in, in one transaction. Written = rows of the new registry.</li>
+ *   stays), otherwise builds the new registry with change detection, indexes it (the search index
+ *   too unless {@code search.enabled} is false) and swaps it in, in one transaction. Written = rows of the new registry.</li>
  * </ol>
  * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays.
  */
@@ -53,7 +54,7 @@ public class PadronJob {
 
     @Bean(name = "padron")
     Job padron(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi, EtlCommand command,
-               EtlSettings settings, Clock clock, RunEvents events) {
+               EtlSettings settings, SearchSettings search, Clock clock, RunEvents events) {
         return new JobBuilder("padron", jobs)
                 .listener(events)
                 .start(new StepBuilder("stage", jobs)
@@ -84,7 +85,7 @@ public class PadronJob {
                                     settings.minRetainedShare(), jdbi);
                             Cancellation.check(step, "before publishing");
                             RegistryPublisher.Published published =
-                                    new RegistryPublisher(jdbi).publish(clock.instant());
+                                    new RegistryPublisher(jdbi, search.enabled()).publish(clock.instant());
                             contribution.incrementWriteCount(published.rows());
                             LOG.info("registry in service: {} records", published.rows());
                             return RepeatStatus.FINISHED;

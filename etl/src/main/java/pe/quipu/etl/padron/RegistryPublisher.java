@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.ruc.RegistryColumns;
+import pe.quipu.core.ruc.RegistrySearch;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,11 +26,16 @@ import java.util.List;
  * <p>Each staged row is joined to the registry in service by RUC: an unchanged fingerprint keeps the old
  * {@code actualizado} (so the ETag stays), anything else takes the run's time. {@code tipo} and {@code ciiu}
  * are carried over, since they come from another file (the padron-extendido job).
+ *
+ * <p>Search by name (changeset 016): the new table's normalised name is computed in the same CREATE TABLE AS, and
+ * the table gets the trigger that keeps it right and, unless {@code search.enabled} is false, its trigram index,
+ * all before the swap: readers never see a registry without them.
  */
 final class RegistryPublisher {
 
     static final String NEW = "ruc_registry_new";
     static final String OLD = "ruc_registry_old";
+    static final String NEW_SEARCH_INDEX = NEW + "_search";
     private static final Logger LOG = LoggerFactory.getLogger(RegistryPublisher.class);
 
     /** What a publication did. */
@@ -37,21 +43,27 @@ final class RegistryPublisher {
     }
 
     private final Jdbi jdbi;
+    private final boolean searchIndex;
 
-    /** @param jdbi whose handles have a connection of their own: the publication is a transaction of its own */
-    RegistryPublisher(Jdbi jdbi) {
+    /**
+     * @param jdbi        whose handles have a connection of their own: the publication is a transaction of its own
+     * @param searchIndex whether the new registry gets the trigram index of search by name ({@code search.enabled})
+     */
+    RegistryPublisher(Jdbi jdbi, boolean searchIndex) {
         this.jdbi = jdbi;
+        this.searchIndex = searchIndex;
     }
 
     Published publish(Instant now) {
         return jdbi.inTransaction(handle -> {
-            Published published = build(handle.attach(PublishRows.class), now);
+            Published published = build(handle, now);
             swap(handle, published.rows(), now);
             return published;
         });
     }
 
-    private Published build(PublishRows rows, Instant now) {
+    private Published build(Handle handle, Instant now) {
+        PublishRows rows = handle.attach(PublishRows.class);
         // Room for the join's hash table and the primary key's sort, for this transaction only.
         rows.setWorkMem();
         // CREATE TABLE AS, unlike INSERT ... SELECT, may run the join with parallel workers. Its columns follow
@@ -63,6 +75,7 @@ final class RegistryPublisher {
             String value = switch (column.name()) {
                 case "actualizado" -> "case when o.content_hash = s.content_hash then o.actualizado else :now end";
                 case "ruc", "content_hash" -> "s." + column.name();
+                case RegistrySearch.COLUMN -> RegistrySearch.valueOf("s", "o");
                 // The padrón's columns come from the file; the others (tipo, ciiu…) from the registry in service.
                 default -> RegistryColumns.LIST.contains(column.name()) ? "s." + column.name() : "o." + column.name();
             };
@@ -77,12 +90,23 @@ final class RegistryPublisher {
         constraints.add("add constraint " + NEW + "_pkey primary key (ruc)");
         rows.constrainNew(String.join(", ", constraints));
         LOG.info("indexed the new registry in {} ms", (System.nanoTime() - t) / 1_000_000);
+        handle.execute(RegistrySearch.triggerOn(NEW));
+        if (searchIndex) {
+            t = System.nanoTime();
+            handle.execute(RegistrySearch.indexOn(NEW, NEW_SEARCH_INDEX));
+            LOG.info("built the search index of the new registry in {} ms", (System.nanoTime() - t) / 1_000_000);
+        } else {
+            LOG.info("search.enabled is false: the new registry has no search index");
+        }
         return new Published(built);
     }
 
     private void swap(Handle handle, long rows, Instant now) {
         // Readers wait for these few catalogue changes only, not for the build above.
         handle.attach(PublishRows.class).swap();
+        if (searchIndex) {
+            handle.execute("alter index " + NEW_SEARCH_INDEX + " rename to " + RegistrySearch.INDEX);
+        }
         // The table in service keeps telling the API instances of every change, and they learn of this one.
         handle.execute(RegistryChanges.triggerOn("ruc_registry"));
         handle.execute(RegistryChanges.ANNOUNCE);

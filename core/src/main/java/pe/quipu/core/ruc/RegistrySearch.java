@@ -1,0 +1,41 @@
+package pe.quipu.core.ruc;
+
+/**
+ * Search by name over the registry (contract §10), as the schema holds it (changeset 016): {@link #COLUMN} is
+ * {@code razon_social} through the SQL function {@code quipu_search_name} (lower case, no accents, Ñ as N, dots
+ * dropped, other punctuation one space), kept right by a row trigger, with a trigram index over it. The padrón job,
+ * which builds a new table and swaps it in, computes the column itself and gives the new table the same trigger and
+ * index before the swap.
+ */
+public final class RegistrySearch {
+
+    /** The normalised name column. */
+    public static final String COLUMN = "nombre_busqueda";
+
+    /** The name of the trigram index on the table in service. */
+    public static final String INDEX = "ruc_registry_search";
+
+    private RegistrySearch() {
+    }
+
+    /**
+     * The column's value in a new registry built from staged rows {@code staged} joined to the rows in service
+     * {@code old}: the name in service's value when the name is the same (a daily reload changes few names, and
+     * normalising 18 M names costs seconds), else the name normalised.
+     */
+    public static String valueOf(String staged, String old) {
+        return "case when " + old + ".razon_social = " + staged + ".razon_social then " + old + "." + COLUMN
+                + " else quipu_search_name(" + staged + ".razon_social) end";
+    }
+
+    /** Gives {@code table} the trigger that keeps the column right (as changeset 016 gave {@code ruc_registry}). */
+    public static String triggerOn(String table) {
+        return "create trigger ruc_registry_search_name before insert or update of razon_social, " + COLUMN + " on "
+                + table + " for each row execute function quipu_registry_search_name()";
+    }
+
+    /** Creates the trigram index {@code name} on {@code table}. */
+    public static String indexOn(String table, String name) {
+        return "create index " + name + " on " + table + " using gin (" + COLUMN + " gin_trgm_ops)";
+    }
+}
