@@ -41,9 +41,10 @@
 #      fat jar, run from that jar's classes with -Xmx256m, Dropwizard's defaults but the ports, bench/bare/bare.yml),
 #      which answers the same paths with the captured bytes (checked with curl first). The bare application starts
 #      beside the API, which stays up but idle, and the two are measured in turns: for GET /v1/ruc/{ruc} (ruc.lua;
-#      the bare application first gets 20 s of warm-up), then GET /v1/ubigeos?q=lima and GET /v1/tipo-cambio (10 s of
-#      warm-up on each side), ROUNDS rounds (default 3) of SECONDS_RUN/ROUNDS s on Quipu, then as long on the bare
-#      application. A change in the machine's speed during the run (another guest on the host) so reaches both sides
+#      20 s of warm-up on the bare application, then 10 s on Quipu), then GET /v1/ubigeos?q=lima and GET
+#      /v1/tipo-cambio (10 s of warm-up on each side, the bare application first, so that the compilations its warm-up
+#      sets off end before Quipu's first measured round), ROUNDS rounds (default 3) of SECONDS_RUN/ROUNDS s on
+#      Quipu, then as long on the bare application. A change in the machine's speed during the run (another guest on the host) so reaches both sides
 #      alike, where measuring one side after the other let it tilt the ratio. Each side's figure is the mean of its
 #      rounds; its p50 and p99, the highest of its rounds. The bare application stops. Then the cost of SUNAT's lists
 #      and premises: ruc-include.lua (10 s of warm-up), then ROUNDS rounds alternating ruc.lua and ruc-include.lua on
@@ -399,15 +400,17 @@ larger() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0 ? a : b) }'; }
 mean() { printf '%s\n' "$@" | awk '{ s += $1; n++ } END { printf "%.0f", s / n }'; }
 
 # Measures Quipu and the bare application on one path in ROUNDS alternating rounds of ROUND_S s each (Quipu, bare,
-# Quipu, bare, ...), after qwarm s of warm-up on Quipu and bwarm s on the bare application, so that a change in the
+# Quipu, bare, ...), after bwarm s of warm-up on the bare application and then qwarm s on Quipu, so that a change in the
 # machine's speed during the run reaches both sides alike. $1: name, $2: Lua script or "", $3: path, $4: qwarm, $5:
 # bwarm. Sets Q_RPS and B_RPS (the mean of each side's rounds), Q_P50 and Q_P99, B_P50 and B_P99 (the highest of
 # each side's rounds), and prints each round.
 paired() {
   local name=$1 script=$2 path=$3 k
   local q=() b=()
-  [ "$4" -gt 0 ] && load quipu "$name-warmup" $API_PORT "$4" "$script" "$path"
+  # The bare application's warm-up first: the compilations it sets off in that JVM end during Quipu's, not during
+  # Quipu's first measured round.
   [ "$5" -gt 0 ] && load baseline "bare-$name-warmup" $BARE_PORT "$5" "$script" "$path"
+  [ "$4" -gt 0 ] && load quipu "$name-warmup" $API_PORT "$4" "$script" "$path"
   Q_P50=0 Q_P99=0 B_P50=0 B_P99=0
   for k in $(seq 1 "$ROUNDS"); do
     load quipu "$name-$k" $API_PORT "$ROUND_S" "$script" "$path"
@@ -422,7 +425,7 @@ paired() {
 
 echo "B. Quipu against the bare Dropwizard application (java -Xmx256m, the API jar's classes, the same answer bytes),"
 echo "   alternating:"
-paired ruc "$WORK/ruc.lua" "/v1/ruc/$RUC" 0 20
+paired ruc "$WORK/ruc.lua" "/v1/ruc/$RUC" 10 20
 RUC_RPS=$Q_RPS RUC_P50=$Q_P50 RUC_P99=$Q_P99 BARE_RUC_RPS=$B_RPS
 paired ubigeo "" "$UBIGEO_PATH" 10 10
 UBIGEO_RPS=$Q_RPS UBIGEO_P99=$Q_P99 BARE_UBIGEO_RPS=$B_RPS
