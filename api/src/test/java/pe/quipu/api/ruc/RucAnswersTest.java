@@ -42,6 +42,10 @@ class RucAnswersTest {
     @AfterEach
     void putTheSampleBack() {
         PadronFixtures.load(quipu.database, QuipuExtension.START);
+        // The restore reaches the instance by its notification, a moment after the commit, like any change: the next
+        // test starts once it has, or its first lookup could still be answered from what this test left in memory.
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(lookup(quipu).body()).contains("\"estado\":\"ACTIVO\""));
     }
 
     @Test
