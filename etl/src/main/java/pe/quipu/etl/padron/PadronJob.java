@@ -19,13 +19,8 @@ import pe.quipu.etl.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
-import pe.quipu.etl.source.Download;
 import pe.quipu.etl.source.SourceFile;
 
-import java.io.InputStream;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,21 +91,8 @@ public class PadronJob {
 
     private static PadronStager.Result stage(EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
         PadronStager stager = new PadronStager(jdbi);
-        String url = command.options().get("url");
-        if (url == null) {
-            try (InputStream in = SourceFile.open(Path.of(command.options().get("file")), ".txt")) {
-                return stager.stage(in, () -> Cancellation.requested(step));
-            }
-        }
-        Path download = Files.createTempFile("quipu-padron-", ".download");
-        try {
-            Download.standard().fetch(URI.create(url), download);
-            try (InputStream in = SourceFile.open(download, ".txt")) {
-                return stager.stage(in, () -> Cancellation.requested(step));
-            }
-        } finally {
-            Files.deleteIfExists(download);
-        }
+        return SourceFile.read(command.options().get("file"), command.options().get("url"), "padron", ".txt",
+                in -> stager.stage(in, () -> Cancellation.requested(step)));
     }
 
     private static void refuseOverThreshold(StepExecution staged, double maxShare, Jdbi jdbi) {

@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.ZipEntry;
@@ -17,6 +18,35 @@ import java.util.zip.ZipInputStream;
 public final class SourceFile {
 
     private SourceFile() {
+    }
+
+    /** What a job does with its source's bytes. */
+    @FunctionalInterface
+    public interface Reader<T> {
+        T read(InputStream in) throws Exception;
+    }
+
+    /**
+     * Reads a job's source: the file at {@code file}, or, when {@code url} is given, that address downloaded first
+     * to a temporary file (named after {@code job}) that is deleted afterwards, whatever happens.
+     *
+     * @param suffix as for {@link #open}
+     */
+    public static <T> T read(String file, String url, String job, String suffix, Reader<T> reader) throws Exception {
+        if (url == null) {
+            try (InputStream in = open(Path.of(file), suffix)) {
+                return reader.read(in);
+            }
+        }
+        Path download = Files.createTempFile("quipu-" + job + "-", ".download");
+        try {
+            Download.standard().fetch(URI.create(url), download);
+            try (InputStream in = open(download, suffix)) {
+                return reader.read(in);
+            }
+        } finally {
+            Files.deleteIfExists(download);
+        }
     }
 
     /** @param suffix in a zip, the first entry whose name ends with it is read (else the first file) */
