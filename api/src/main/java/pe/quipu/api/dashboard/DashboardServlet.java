@@ -4,6 +4,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import pe.quipu.api.ruc.ETags;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,30 +91,13 @@ public final class DashboardServlet extends HttpServlet {
         // Revalidated on every use, so a new release's files are taken at once; 304 while unchanged.
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("ETag", asset.etag());
-        if (matches(request.getHeader("If-None-Match"), asset.etag())) {
+        if (ETags.matches(request.getHeader("If-None-Match"), asset.etag())) {
             response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
         response.setContentType(asset.contentType());
         response.setContentLength(asset.bytes().length);
         response.getOutputStream().write(asset.bytes());
-    }
-
-    /** Whether an {@code If-None-Match} value names this ETag (a list, weak forms and {@code *} included). */
-    private static boolean matches(String ifNoneMatch, String etag) {
-        if (ifNoneMatch == null) {
-            return false;
-        }
-        for (String candidate : ifNoneMatch.split(",")) {
-            String tag = candidate.strip();
-            if (tag.startsWith("W/")) {
-                tag = tag.substring(2);
-            }
-            if (tag.equals("*") || tag.equals(etag)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Asset asset(String name) {

@@ -64,23 +64,6 @@ public final class DocsAssets {
         return Optional.ofNullable(assets.get(pathInfo == null ? "/" : pathInfo));
     }
 
-    /** Whether an {@code If-None-Match} value names this ETag (a list, weak forms and {@code *} included). */
-    static boolean matches(String ifNoneMatch, String etag) {
-        if (ifNoneMatch == null) {
-            return false;
-        }
-        for (String candidate : ifNoneMatch.split(",")) {
-            String tag = candidate.strip();
-            if (tag.startsWith("W/")) {
-                tag = tag.substring(2);
-            }
-            if (tag.equals("*") || tag.equals(etag)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static String webjarVersion() {
         Properties properties = new Properties();
         try (InputStream in = DocsAssets.class.getResourceAsStream(WEBJAR_PROPERTIES)) {

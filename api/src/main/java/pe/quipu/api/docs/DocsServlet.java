@@ -4,6 +4,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import pe.quipu.api.ruc.ETags;
 
 import java.io.IOException;
 import java.util.Map;
@@ -63,7 +64,7 @@ public final class DocsServlet extends HttpServlet {
         // Revalidated on every use (the names do not change with Swagger UI's version), answered 304 when unchanged.
         response.setHeader("Cache-Control", "no-cache");
         response.setHeader("ETag", asset.etag());
-        if (DocsAssets.matches(request.getHeader("If-None-Match"), asset.etag())) {
+        if (ETags.matches(request.getHeader("If-None-Match"), asset.etag())) {
             response.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
             return;
         }
