@@ -4,8 +4,8 @@ package pe.quipu.core.ruc;
  * Search by name over the registry (contract §10), as the schema holds it (changeset 016): {@link #COLUMN} is
  * {@code razon_social} through the SQL function {@code quipu_search_name} (lower case, no accents, Ñ as N, dots
  * dropped, other punctuation one space), kept right by a row trigger, with a trigram index over it. The padrón job,
- * which builds a new table and swaps it in, computes the column itself and gives the new table the same trigger and
- * index before the swap.
+ * which builds a new table and swaps it in, stages the column already normalised ({@link SearchNames}) and gives the
+ * new table the same trigger and index before the swap.
  */
 public final class RegistrySearch {
 
@@ -19,13 +19,11 @@ public final class RegistrySearch {
     }
 
     /**
-     * The column's value in a new registry built from staged rows {@code staged} joined to the rows in service
-     * {@code old}: the name in service's value when the name is the same (a daily reload changes few names, and
-     * normalising 18 M names costs seconds), else the name normalised.
+     * The column's value in a new registry built from staged rows {@code staged}: the name the load normalised
+     * while staging ({@link SearchNames}), or, where it left none, the database's normalisation of the name.
      */
-    public static String valueOf(String staged, String old) {
-        return "case when " + old + ".razon_social = " + staged + ".razon_social then " + old + "." + COLUMN
-                + " else quipu_search_name(" + staged + ".razon_social) end";
+    public static String valueOf(String staged) {
+        return "coalesce(" + staged + "." + COLUMN + ", quipu_search_name(" + staged + ".razon_social))";
     }
 
     /** Gives {@code table} the trigger that keeps the column right (as changeset 016 gave {@code ruc_registry}). */

@@ -14,6 +14,8 @@ import pe.quipu.core.ruc.MalformedPadronLineException;
 import pe.quipu.core.ruc.PadronLine;
 import pe.quipu.core.ruc.PadronRecord;
 import pe.quipu.core.ruc.RegistryColumns;
+import pe.quipu.core.ruc.RegistrySearch;
+import pe.quipu.core.ruc.SearchNames;
 
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -39,8 +41,11 @@ final class PadronStager {
     /** How often, in lines at most, the run checks whether it was asked to stop. */
     static final int CHECK_EVERY = 100_000;
     private static final int CHUNK = 1 << 20;
-    /** ruc, the fourteen published fields ({@link RegistryColumns}, ContentHash's order), content_hash, line. */
-    private static final int STAGE_COLUMNS = 1 + ContentHash.FIELDS + 2;
+    /**
+     * ruc, the fourteen published fields ({@link RegistryColumns}, ContentHash's order), the normalised name
+     * ({@link RegistrySearch#COLUMN}), content_hash, line.
+     */
+    private static final int STAGE_COLUMNS = 1 + ContentHash.FIELDS + 3;
     /** Beyond this many distinct duplicated RUCs the file is not a padrón; stop rather than keep them all. */
     private static final int MAX_DUPLICATED = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(PadronStager.class);
@@ -69,11 +74,12 @@ final class PadronStager {
             StageRows rows = handle.attach(StageRows.class);
             // The padrón's published columns, as text; only the name is required of every record.
             rows.create(RegistryColumns.each(c -> c + (c.equals("razon_social") ? " text not null" : " text"), ", "));
+            SearchNames names = SearchNames.read(handle);
             // Plain JDBC: Jdbi has no COPY, and PgJDBC's CopyIn streams the rows without a statement per row.
             CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("copy " + STAGE + " from stdin with (format binary)");
             copy.writeToCopy(CopyRows.HEADER, 0, CopyRows.HEADER.length);
-            Parser parser = new Parser(text);
+            Parser parser = new Parser(text, names);
             Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
             try {
                 feed(copy, parser, stopRequested);
@@ -127,7 +133,7 @@ final class PadronStager {
 
         /** Unlogged: the staging rows need no crash safety, and skipping the WAL halves the write. */
         @SqlUpdate("create unlogged table " + STAGE + " (ruc char(11) not null, <published>,"
-                + " content_hash bigint not null, line bigint not null)")
+                + " " + RegistrySearch.COLUMN + " text, content_hash bigint not null, line bigint not null)")
         void create(@Define("published") String publishedColumns);
 
         @SqlUpdate("delete from " + STAGE + " s using"
@@ -144,14 +150,16 @@ final class PadronStager {
         final List<String> sample = new ArrayList<>();
         final Set<String> duplicated = new HashSet<>();
         private final InputStream text;
+        private final SearchNames names;
         volatile boolean stopped;
         volatile Throwable failure;
         long read;
         long malformed;
         long duplicates;
 
-        Parser(InputStream text) {
+        Parser(InputStream text, SearchNames names) {
             this.text = text;
+            this.names = names;
         }
 
         @Override
@@ -201,6 +209,14 @@ final class PadronStager {
                 rows.startRow(STAGE_COLUMNS).ascii(ruc);
                 for (int i = 0; i < ContentHash.FIELDS; i++) {
                     rows.text(encoded, hash.fieldStart(i), hash.fieldLength(i));
+                }
+                // The name normalised here, as the database would (SearchNames); null for a name holding a character
+                // outside U+0001-U+00FF, which LatinLines never gives: the publication then asks the database.
+                String searchName = names.of(r.razonSocial());
+                if (searchName == null) {
+                    rows.text(null, 0, -1);
+                } else {
+                    rows.ascii(searchName);
                 }
                 rows.int8(fingerprint).int8(lineNumber);
                 if (rows.length() >= CHUNK) {

@@ -27,7 +27,7 @@ import java.util.List;
  * {@code actualizado} (so the ETag stays), anything else takes the run's time. {@code tipo} and {@code ciiu}
  * are carried over, since they come from another file (the padron-extendido job).
  *
- * <p>Search by name (changeset 016): the new table's normalised name is computed in the same CREATE TABLE AS, and
+ * <p>Search by name (changeset 016): the new table's normalised name is the one staged with each row, and
  * the table gets the trigger that keeps it right and, unless {@code search.enabled} is false, its trigram index,
  * all before the swap: readers never see a registry without them.
  */
@@ -75,7 +75,7 @@ final class RegistryPublisher {
             String value = switch (column.name()) {
                 case "actualizado" -> "case when o.content_hash = s.content_hash then o.actualizado else :now end";
                 case "ruc", "content_hash" -> "s." + column.name();
-                case RegistrySearch.COLUMN -> RegistrySearch.valueOf("s", "o");
+                case RegistrySearch.COLUMN -> RegistrySearch.valueOf("s");
                 // The padrón's columns come from the file; the others (tipo, ciiu…) from the registry in service.
                 default -> RegistryColumns.LIST.contains(column.name()) ? "s." + column.name() : "o." + column.name();
             };
