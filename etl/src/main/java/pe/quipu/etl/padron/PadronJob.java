@@ -91,8 +91,18 @@ public class PadronJob {
 
     private static PadronStager.Result stage(EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
         PadronStager stager = new PadronStager(jdbi);
-        return SourceFile.read(command.options().get("file"), command.options().get("url"), "padron", ".txt",
-                in -> stager.stage(in, () -> Cancellation.requested(step)));
+        try {
+            return SourceFile.read(command.options().get("file"), command.options().get("url"), "padron", ".txt",
+                    in -> stager.stage(in, () -> Cancellation.requested(step)));
+        } catch (Exception | Error e) {
+            // A canceled or failed staging leaves no table behind (a killed one is dropped by the next run).
+            try {
+                PadronStager.dropLeftovers(jdbi);
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
     }
 
     private static void refuseOverThreshold(StepExecution staged, double maxShare, Jdbi jdbi) {

@@ -125,8 +125,18 @@ public class SunatJobs {
     private static SunatStager.Result stage(SunatFile file, EtlCommand command, Jdbi jdbi, StepExecution step)
             throws Exception {
         SunatStager stager = new SunatStager(jdbi, file);
-        return SourceFile.read(command.options().get("file"), command.options().get("url"), file.jobName(), ".txt",
-                in -> stager.stage(in, () -> Cancellation.requested(step)));
+        try {
+            return SourceFile.read(command.options().get("file"), command.options().get("url"), file.jobName(),
+                    ".txt", in -> stager.stage(in, () -> Cancellation.requested(step)));
+        } catch (Exception | Error e) {
+            // A canceled or failed staging leaves no table behind (a killed one is dropped by the next run).
+            try {
+                SunatStager.dropLeftovers(jdbi, file);
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
     }
 
     private static void refuseOverThreshold(SunatFile file, StepExecution staged, double maxShare) {

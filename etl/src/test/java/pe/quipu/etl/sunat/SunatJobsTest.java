@@ -9,21 +9,29 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import pe.quipu.api.testing.QuipuExtension;
+import pe.quipu.core.ruc.Ruc;
+import pe.quipu.etl.QuipuEtl;
 import pe.quipu.etl.padron.PadronGenerator;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The five jobs of SUNAT's lists and premises end to end: files in SUNAT's format through {@code quipu-etl <job>} on
@@ -277,6 +285,62 @@ class SunatJobsTest {
                 : anexo(ruc, "150101", "AV.", "VÍA " + ruc.substring(5), "-", "-", "1" + ruc.substring(8));
     }
 
+    @ParameterizedTest
+    @EnumSource(value = SunatFile.class, names = {"AGENTES_RETENCION", "LOCALES_ANEXOS"})
+    void a_run_canceled_the_way_sigterm_does_ends_canceled_and_the_data_in_service_stays(SunatFile file)
+            throws Exception {
+        List<String> header = new ArrayList<>(file.isList() ? List.of("Ruc", "Razon Social", "A partir del",
+                "Resolucion") : SunatFile.ANEXO_COLUMNS);
+        Map<String, String> kept = file.isList() ? list("20100017491", "TELEFÓNICA DEL PERÚ S.A.A.", "01/06/2002",
+                "R.S. 037-2002/SUNAT") : anexo("20100017491", "040101", "JR.", "CAÑETE", "-", "-", "12");
+        EtlRun before = etl.run(file.jobName(), "--file", write("kept.txt", header, List.of(kept), false).toString());
+        assertThat(before.exitCode()).as(before.stdout() + before.stderr()).isZero();
+        String table = file.isList() ? "sunat_padrones" : "locales_anexos";
+
+        // A named pipe as the file: valid lines keep coming until the run is canceled and stops reading.
+        Path fifo = dir.resolve(file.jobName() + ".fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        AtomicBoolean done = new AtomicBoolean();
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try (OutputStream out = Files.newOutputStream(fifo)) {
+                out.write((String.join("|", header) + "|\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                for (int i = 0; !done.get(); i++) {
+                    String ruc = Ruc.completing("20" + (10_000_000 + i)).value();
+                    out.write(line(header, file.isList() ? list(ruc, "X", "01/01/2020", "R.S. 1")
+                            : anexo(ruc, "150101", "AV.", "LIMA", "-", "-", Integer.toString(i))));
+                }
+            } catch (IOException ignored) {
+                // the reading side went away: expected once the run is canceled
+            }
+        });
+        Path config = dir.resolve("etl.yml");
+        Files.writeString(config, "database:\n  embeddedDataDirectory: " + quipu.database.dataDirectory() + "\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        QuipuEtl process = new QuipuEtl(quipu.clock, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        AtomicReference<Integer> code = new AtomicReference<>();
+        Thread run = Thread.ofPlatform().start(() -> code.set(process.run(new String[] {file.jobName(), "--file",
+                fifo.toString(), config.toString()})));
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> !quipu.database.texts(
+                    "select 1 from pg_tables where tablename = ?", file.stage()).isEmpty());
+            process.cancel(Duration.ofSeconds(60));
+            run.join(Duration.ofSeconds(60));
+        } finally {
+            done.set(true);
+            writer.join(Duration.ofSeconds(10));
+        }
+
+        assertThat(code.get()).isEqualTo(QuipuEtl.CANCELED);
+        String summary = out.toString(StandardCharsets.UTF_8);
+        assertThat(summary).startsWith(file.jobName() + " canceled: ");
+        assertThat(etl.events(Long.parseLong(summary.replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"))))
+                .extracting(e -> e.path("type").asText()).containsExactly("etl.run.started", "etl.run.canceled");
+        assertThat(quipu.database.texts("select ruc from " + table)).containsExactly("20100017491");
+        assertThat(quipu.database.texts("select tablename from pg_tables where tablename like 'sunat_stage_%'"
+                + " or tablename like 'locales_anexos_%'")).isEmpty();
+    }
+
     private static Map<String, String> list(String ruc, String name, String desde, String resolucion) {
         Map<String, String> row = new LinkedHashMap<>();
         row.put("Ruc", ruc);
@@ -305,6 +369,18 @@ class SunatJobsTest {
     }
 
     /** The file with these header titles; each row's value for a title is found by the title's normal form. */
+    /** A line of {@code row}'s values under {@code header} (X for a column it has no value for), in Latin-1. */
+    private static byte[] line(List<String> header, Map<String, String> row) {
+        StringBuilder line = new StringBuilder();
+        for (String title : header) {
+            String value = row.entrySet().stream()
+                    .filter(e -> SunatColumns.normalize(e.getKey()).equals(SunatColumns.normalize(title)))
+                    .map(Map.Entry::getValue).findFirst().orElse("X");
+            line.append(value == null ? "-" : value).append('|');
+        }
+        return (line + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+
     private static Path write(String name, List<String> header, List<Map<String, String>> rows, boolean bom)
             throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -313,14 +389,7 @@ class SunatJobsTest {
         }
         out.write((String.join("|", header) + "|\r\n").getBytes(StandardCharsets.ISO_8859_1));
         for (Map<String, String> row : rows) {
-            StringBuilder line = new StringBuilder();
-            for (String title : header) {
-                String value = row.entrySet().stream()
-                        .filter(e -> SunatColumns.normalize(e.getKey()).equals(SunatColumns.normalize(title)))
-                        .map(Map.Entry::getValue).findFirst().orElse("X");
-                line.append(value == null ? "-" : value).append('|');
-            }
-            out.write((line + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(line(header, row));
         }
         Path path = dir.resolve(name);
         Files.write(path, out.toByteArray());
