@@ -12,18 +12,19 @@ import java.util.regex.Pattern;
 
 /**
  * Where a page of a search by name ended, so that the next page continues that very search: the keyset of the last
- * item (partial match or not, similarity, RUC: the ranking's own order), a fingerprint of the search's parameters (a
- * cursor sent with other parameters is refused) and the padrón load it was made on (a cursor made before a load
- * is refused as stale: the candidates and their order belong to one registry). Opaque to clients; base64url text.
+ * item (its {@link RucSearch} tier, similarity, RUC: the ranking's own order), a fingerprint of the search's
+ * parameters (a cursor sent with other parameters is refused) and the padrón load it was made on (a cursor made
+ * before a load is refused as stale: the candidates and their order belong to one registry). Opaque to clients;
+ * base64url text.
  *
  * @param generation the padrón load's time in microseconds since the epoch, or -1 before any load
  * @param search     the fingerprint of the parameters ({@link #fingerprint})
  */
-record SearchCursor(long generation, String search, boolean partial, float score, String ruc) {
+record SearchCursor(long generation, String search, int tier, float score, String ruc) {
 
     private static final String VERSION = "s1";
     private static final Pattern FIELDS = Pattern.compile(
-            "s1\\|(-1|\\d{1,19})\\|([0-9a-f]{16})\\|([01])\\|([0-9a-f]{1,8})\\|(\\d{11})");
+            "s1\\|(-1|\\d{1,19})\\|([0-9a-f]{16})\\|([012])\\|([0-9a-f]{1,8})\\|(\\d{11})");
 
     /** A short fingerprint of the search's parameters, in a fixed order; absent ones count as empty. */
     static String fingerprint(List<String> parameters) {
@@ -40,7 +41,7 @@ record SearchCursor(long generation, String search, boolean partial, float score
     }
 
     String encode() {
-        String text = String.join("|", VERSION, Long.toString(generation), search, partial ? "1" : "0",
+        String text = String.join("|", VERSION, Long.toString(generation), search, Integer.toString(tier),
                 Integer.toHexString(Float.floatToRawIntBits(score)), ruc);
         return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.US_ASCII));
     }
@@ -65,7 +66,7 @@ record SearchCursor(long generation, String search, boolean partial, float score
             if (Float.isNaN(score)) {
                 throw notACursor();
             }
-            return new SearchCursor(Long.parseLong(m.group(1)), m.group(2), m.group(3).equals("1"), score,
+            return new SearchCursor(Long.parseLong(m.group(1)), m.group(2), Integer.parseInt(m.group(3)), score,
                     m.group(5));
         } catch (NumberFormatException e) {
             throw notACursor();

@@ -206,6 +206,36 @@ class RucSearchTest {
     }
 
     @Test
+    void close_names_page_like_the_others() {
+        // YACHAX is no name's word: it stands for YACHAY too, and the 27 names hold HATUNKAY and YACHAY.
+        List<String> whole = rucs(search(q("hatunkay yachax") + "&limit=50"));
+        assertThat(whole).hasSize(PAGED);
+        assertThat(pagesOf(q("hatunkay yachax"), 4)).isEqualTo(whole);
+        // QQZZKK is close to no word: no name holds both, so the names holding either are listed.
+        List<String> some = rucs(search(q("pachakutek qqzzkk") + "&limit=50"));
+        assertThat(some).containsExactlyInAnyOrder(ruc("20", 5), ruc("20", 6), ruc("20", 7), ruc("20", 8));
+        assertThat(pagesOf(q("pachakutek qqzzkk"), 3)).isEqualTo(some);
+    }
+
+    /** Every page of a search of {@code limit} items, following the cursor; checks each page's size. */
+    private static List<String> pagesOf(String query, int limit) {
+        List<String> paged = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            HttpResponse<String> page = search(query + "&limit=" + limit + (cursor == null ? "" : "&cursor=" + cursor));
+            List<String> rucs = rucs(page);
+            assertThat(rucs.size()).isLessThanOrEqualTo(limit);
+            paged.addAll(rucs);
+            JsonNode next = quipu.body(page).get("nextCursor");
+            cursor = next.isNull() ? null : next.asText();
+            pages++;
+        } while (cursor != null && pages < 20);
+        assertThat(new HashSet<>(paged)).hasSameSizeAs(paged);
+        return paged;
+    }
+
+    @Test
     void a_cursor_with_other_parameters_or_not_made_here_is_refused() {
         String cursor = quipu.body(search(q("hatunkay yachay") + "&limit=4")).get("nextCursor").asText();
         for (String other : List.of(q("hatunkay") + "&limit=4", q("hatunkay yachay") + "&limit=5",
@@ -252,6 +282,8 @@ class RucSearchTest {
             update.setString(2, ruc);
             assertThat(update.executeUpdate()).isEqualTo(1);
             assertThat(rucs(search(q("winaymarka")))).containsExactly(ruc);
+            // Its new word is among the names' words at once, so a misspelling of it finds it too.
+            assertThat(rucs(search(q("winaymarca servicios")))).containsExactly(ruc);
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                     assertThat(names(search(q("winaymarka")))).containsExactly("WIÑAYMARKA SERVICIOS S.A."));
             assertThat(rucs(search(q("pachakuteq")))).doesNotContain(ruc);

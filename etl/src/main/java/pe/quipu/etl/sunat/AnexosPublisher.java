@@ -36,6 +36,8 @@ final class AnexosPublisher {
             long rows = h.execute("insert into " + NEW + " (" + columns + ") select " + columns + " from " + stage
                     + " order by ruc, line");
             h.execute("create index " + NEW + "_ruc on " + NEW + " (ruc)");
+            // Statistics before readers see the table: the planner's first plans over it are informed ones.
+            h.execute("analyze " + NEW);
             h.execute("alter table locales_anexos rename to " + OLD);
             h.execute("alter table " + NEW + " rename to locales_anexos");
             h.execute("drop table " + OLD);

@@ -138,6 +138,8 @@ class SearchDuringLoadTest {
         assertThat(search("yanantin masintin").body()).contains("\"ruc\":\"" + ADDED + "\"");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(names(search("allpakamayoq"))).containsExactly("ALLPAKAMAYOQ NUEVO S.A.C."));
+        // The load listed the new registry's words: a misspelling of the new name finds it.
+        assertThat(names(search("allpakamayok nuevo"))).containsExactly("ALLPAKAMAYOQ NUEVO S.A.C.");
         // Every word there first; then names close to some word (EIRL is in many).
         assertThat(names(search("Yanantin Masintin EIRL"))).first().isEqualTo("YANANTIN MASINTIN E.I.R.L.");
         assertThat(quipu.database.<String>rows("select indexdef from pg_indexes where tablename = 'ruc_registry'"
@@ -168,5 +170,15 @@ class SearchDuringLoadTest {
         assertThat(on.exitCode()).as(on.stderr()).isZero();
         assertThat(quipu.database.<String>rows("select indexname from pg_indexes where tablename = 'ruc_registry'",
                 rs -> rs.getString(1))).containsExactlyInAnyOrder("ruc_registry_pkey", "ruc_registry_search");
+        // The words table is the new registry's words, no more and no fewer, with its two indexes.
+        assertThat(quipu.database.texts("""
+                select count(*) from (select distinct w from ruc_registry, unnest(string_to_array(nombre_busqueda, ' ')) w
+                                       where length(w) >= 3) r
+                  full join ruc_registry_words t on t.word = r.w
+                 where r.w is null or t.word is null""")).containsExactly("0");
+        assertThat(quipu.database.texts("select count(*) from ruc_registry_words where word = 'apagado'"))
+                .containsExactly("0");
+        assertThat(quipu.database.texts("select indexname from pg_indexes where tablename = 'ruc_registry_words'"))
+                .containsExactlyInAnyOrder("ruc_registry_words_pkey", "ruc_registry_words_trgm");
     }
 }
