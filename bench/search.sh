@@ -13,7 +13,7 @@
 #      the same ROWS in service, so that the two timed loads below start from the same registry), then with the
 #      index (search.enabled=true) and without it again, both timed, then with it once more (not timed) so that
 #      the API can search; then vacuums the registry (what autovacuum would do shortly after);
-#   4. prints the index's and the table's sizes;
+#   4. prints the index's and the table's sizes, and the names' words (count, time to list and index them);
 #   5. draws 1,000 searches from the registry (setseed, so the same padrón gives the same searches): 250 whole
 #      names, 250 two-word fragments, 250 misspellings (one letter changed in the first two or three words) and
 #      250 two-word fragments with the row's ubigeo prefix (2 or 4 digits); runs them once as warm-up, then once
@@ -119,6 +119,8 @@ load() { # load LABEL SEARCH_ENABLED: one timed padron run of the whole file; pr
 load first false > /dev/null
 ON_S=$(load with-index true)
 INDEX_MS=$(sed -n 's/.*built the search index of the new registry in \([0-9]*\) ms.*/\1/p' "$WORK/etl-with-index.log" | tail -n 1)
+WORDS_MS=$(sed -n "s/.*listed the new registry's words for close spellings in \([0-9]*\) ms.*/\1/p" "$WORK/etl-with-index.log" | tail -n 1)
+WORDS_COUNT=$(sql -c "select count(*) from ruc_registry_words")
 INDEX_BYTES=$(sql -c "select pg_relation_size('ruc_registry_search')")
 INDEX_SIZE=$(sql -c "select pg_size_pretty(pg_relation_size('ruc_registry_search'))")
 TABLE_SIZE=$(sql -c "select pg_size_pretty(pg_table_size('ruc_registry'))")
@@ -186,6 +188,7 @@ echo "quipu padron with the search index: $ON_S s  ratio load/baseline $(ratio "
 echo "quipu padron without it:            $OFF_S s  ratio load/baseline $(ratio "$OFF_S" "$BASE_S")"
 echo "the index's cost:                   +$(awk -v a="$ON_S" -v b="$OFF_S" 'BEGIN { printf "%.1f s (%.0f %%)", a - b, 100 * (a - b) / b }') of the load; its build alone ${INDEX_MS:-?} ms"
 echo "index size:                         $INDEX_SIZE (table $TABLE_SIZE)"
+echo "names' words (close spellings):     $WORDS_COUNT words, listed and indexed in ${WORDS_MS:-?} ms"
 echo "projected for 18.3 M rows:          load with the index $(awk -v s="$ON_S" -v r="$ROWS" 'BEGIN { printf "%.0f s", s * 18300000 / r }'), index $(awk -v b="$INDEX_BYTES" -v r="$ROWS" 'BEGIN { printf "%.1f GB", b * 18300000 / r / 1e9 }') (linear)"
 echo "searches:                           $QUERIES, p50 $P50 ms (target <= 20), p99 $P99 ms (target <= 100), max $MAX ms; not 200: $BAD (target 0)"
 cat "$WORK/kinds.txt"

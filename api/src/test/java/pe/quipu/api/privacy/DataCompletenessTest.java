@@ -166,6 +166,7 @@ class DataCompletenessTest {
     /** Tables that refer to no account. Mirrored by docs/data-inventory.md. */
     static final Map<String, String> NO_ACCOUNT = Map.ofEntries(
             entry("ruc_registry", "SUNAT's public padrón"),
+            entry("ruc_registry_words", "the distinct words of the padrón's names, for search by name"),
             entry("dataset_loads", "when each public dataset was last loaded"),
             entry("sunat_padrones", "SUNAT's public lists (retención, buenos contribuyentes, percepción)"),
             entry("locales_anexos", "SUNAT's public annex premises"),
