@@ -19,7 +19,6 @@ import pe.quipu.etl.testing.EtlRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,14 +27,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
@@ -340,27 +337,20 @@ class PadronJobTest {
                 // the reading side went away: expected once the run is canceled
             }
         });
-        Path config = dir.resolve("etl.yml");
-        Files.writeString(config, "database:\n  embeddedDataDirectory: " + quipu.database.dataDirectory() + "\n");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        QuipuEtl process = new QuipuEtl(quipu.clock, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        AtomicReference<Integer> code = new AtomicReference<>();
-        Thread run = Thread.ofPlatform().start(() -> code.set(process.run(new String[] {"padron", "--file",
-                fifo.toString(), config.toString()})));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
-                count("select count(*) from pg_tables where tablename = 'ruc_registry_stage'") == 1);
+        EtlRun run;
+        try {
+            run = etl.runCanceledWhen(() ->
+                    count("select count(*) from pg_tables where tablename = 'ruc_registry_stage'") == 1,
+                    "padron", "--file", fifo.toString());
+        } finally {
+            canceled.countDown();
+            writer.join();
+        }
 
-        process.cancel(Duration.ofSeconds(60));
-        run.join(Duration.ofSeconds(60).toMillis());
-        canceled.countDown();
-        writer.join();
-
-        assertThat(code.get()).isEqualTo(QuipuEtl.CANCELED);
-        String summary = out.toString(StandardCharsets.UTF_8);
-        assertThat(summary).startsWith("padron canceled: ");
-        assertThat(etl.events(Long.parseLong(summary.replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"))))
-                .extracting(e -> e.path("type").asText()).containsExactly("etl.run.started", "etl.run.canceled");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(QuipuEtl.CANCELED);
+        assertThat(run.stdout()).startsWith("padron canceled: ");
+        assertThat(etl.events(run.runId())).extracting(e -> e.path("type").asText())
+                .containsExactly("etl.run.started", "etl.run.canceled");
         assertThat(count("select count(*) from ruc_registry")).isEqualTo(61);
         assertThat(quipu.get("/v1/ruc/20100227461", key).statusCode()).isEqualTo(200);
         assertThat(count("select count(*) from pg_tables where tablename = 'ruc_registry_stage'")).isZero();

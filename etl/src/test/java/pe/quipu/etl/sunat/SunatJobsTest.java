@@ -18,7 +18,6 @@ import pe.quipu.etl.testing.EtlRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,10 +27,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The five jobs of SUNAT's lists and premises end to end: files in SUNAT's format through {@code quipu-etl <job>} on
@@ -313,29 +310,19 @@ class SunatJobsTest {
                 // the reading side went away: expected once the run is canceled
             }
         });
-        Path config = dir.resolve("etl.yml");
-        Files.writeString(config, "database:\n  embeddedDataDirectory: " + quipu.database.dataDirectory() + "\n");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        QuipuEtl process = new QuipuEtl(quipu.clock, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        AtomicReference<Integer> code = new AtomicReference<>();
-        Thread run = Thread.ofPlatform().start(() -> code.set(process.run(new String[] {file.jobName(), "--file",
-                fifo.toString(), config.toString()})));
+        EtlRun run;
         try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> !quipu.database.texts(
-                    "select 1 from pg_tables where tablename = ?", file.stage()).isEmpty());
-            process.cancel(Duration.ofSeconds(60));
-            run.join(Duration.ofSeconds(60));
+            run = etl.runCanceledWhen(() -> !quipu.database.texts("select 1 from pg_tables where tablename = ?",
+                    file.stage()).isEmpty(), file.jobName(), "--file", fifo.toString());
         } finally {
             done.set(true);
             writer.join(Duration.ofSeconds(10));
         }
 
-        assertThat(code.get()).isEqualTo(QuipuEtl.CANCELED);
-        String summary = out.toString(StandardCharsets.UTF_8);
-        assertThat(summary).startsWith(file.jobName() + " canceled: ");
-        assertThat(etl.events(Long.parseLong(summary.replaceAll("(?s).*\\(run (\\d+)\\).*", "$1"))))
-                .extracting(e -> e.path("type").asText()).containsExactly("etl.run.started", "etl.run.canceled");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(QuipuEtl.CANCELED);
+        assertThat(run.stdout()).startsWith(file.jobName() + " canceled: ");
+        assertThat(etl.events(run.runId())).extracting(e -> e.path("type").asText())
+                .containsExactly("etl.run.started", "etl.run.canceled");
         assertThat(quipu.database.texts("select ruc from " + table)).containsExactly("20100017491");
         assertThat(quipu.database.texts("select tablename from pg_tables where tablename like 'sunat_stage_%'"
                 + " or tablename like 'locales_anexos_%'")).isEmpty();

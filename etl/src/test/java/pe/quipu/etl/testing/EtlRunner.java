@@ -14,8 +14,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Runs {@code java -jar quipu-etl.jar <args…> config.yml} in the test JVM: on the test database (the ETL attaches to
@@ -45,6 +51,42 @@ public final class EtlRunner {
 
     /** {@link #run}, refusing a padrón with fewer records than {@code minRetainedShare} of the registry in service. */
     public EtlRun runKeeping(double minRetainedShare, String... args) {
+        return withConfig(minRetainedShare, args, this::runWith);
+    }
+
+    /**
+     * Runs the ETL as {@link #run} does, on a thread of its own, and cancels it the way SIGTERM does
+     * ({@link QuipuEtl#cancel}) as soon as {@code ready} holds (it must within 60 s).
+     */
+    public EtlRun runCanceledWhen(Callable<Boolean> ready, String... args) {
+        return withConfig(0, args, full -> {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            QuipuEtl process = new QuipuEtl(clock, new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            AtomicReference<Integer> code = new AtomicReference<>();
+            Thread run = Thread.ofPlatform().start(() -> code.set(process.run(full)));
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(ready);
+            } finally {
+                process.cancel(Duration.ofSeconds(60));
+                join(run);
+            }
+            return new EtlRun(code.get(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        });
+    }
+
+    private static void join(Thread thread) {
+        try {
+            thread.join(Duration.ofSeconds(60));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the ETL run ended", e);
+        }
+    }
+
+    /** {@code action} on {@code args} with a configuration file of the test database appended, then deleted. */
+    private EtlRun withConfig(double minRetainedShare, String[] args, Function<String[], EtlRun> action) {
         try {
             Path config = Files.createTempFile("quipu-etl-", ".yml");
             try {
@@ -62,7 +104,7 @@ public final class EtlRunner {
                         """.formatted(database.dataDirectory(), bcrp.baseUrl(), minRetainedShare));
                 String[] full = Arrays.copyOf(args, args.length + 1);
                 full[args.length] = config.toString();
-                return runWith(full);
+                return action.apply(full);
             } finally {
                 Files.deleteIfExists(config);
             }
