@@ -57,53 +57,8 @@ trap cleanup EXIT
 cd "$REPO"
 echo "bench: $ROWS rows, work folder $WORK, $(nproc) CPUs, $("$JAVA" -version 2>&1 | head -n 1)"
 
-t=$(now)
-"$JAVA" -cp "$ETL_JAR" pe.quipu.etl.padron.PadronGenerator --rows "$ROWS" --out "$WORK/padron.zip" --seed 42
-# The same seed writes the same first lines: this smaller file is the registry in service before the load.
-"$JAVA" -cp "$ETL_JAR" pe.quipu.etl.padron.PadronGenerator --rows 20000 --out "$WORK/before.zip" --seed 42
-echo "generated $(du -h "$WORK/padron.zip" | cut -f1) zip in $(since "$t") s"
-
-echo "starting the API on port $API_PORT (embedded PostgreSQL on $DB_PORT)"
-"$JAVA" -jar "$API_JAR" server config.yml > "$WORK/api.log" 2>&1 &
-API_PID=$!
-for _ in $(seq 1 180); do
-  curl -fs "http://127.0.0.1:$API_PORT/v1/status" >/dev/null 2>&1 && break
-  kill -0 "$API_PID" 2>/dev/null || { echo "bench: the API did not start:" >&2; tail -n 30 "$WORK/api.log" >&2; exit 1; }
-  sleep 1
-done
-KEY=$("$JAVA" -jar "$API_JAR" create-key --email bench@quipu.test --scopes ruc:read config.yml 2>/dev/null | tail -n 1)
-# The lookup loop measures availability during a load, not the plan's limits: lift them for this account.
-curl -fsS -o /dev/null -X POST \
-  "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=bench@quipu.test&plan=enterprise&monthlyQuota=1000000000&rateLimitRpm=1000000"
-"$JAVA" -Xmx512m -jar "$ETL_JAR" padron --file "$WORK/before.zip" config.yml
-
-# --- baseline: psql \copy of clean CSV + primary key
-t=$(now)
-unzip -p "$WORK/padron.zip" | iconv -f ISO-8859-1 -t UTF-8 | awk -F'|' '
-  NR == 1 { next }
-  { sub(/\r$/, ""); out = "";
-    for (i = 1; i <= 15; i++) {
-      v = $i; gsub(/^[ \t]+|[ \t]+$/, "", v);
-      if (v == "" || v ~ /^-+$/) f = ""; else { gsub(/"/, "\"\"", v); f = "\"" v "\"" }
-      out = out (i > 1 ? "," : "") f
-    }
-    print out }' > "$WORK/padron.csv"
-echo "converted to CSV in $(since "$t") s (not part of the baseline)"
-sql -c "drop table if exists bench_baseline" -c "create table bench_baseline (ruc char(11), razon_social text,
-  estado text, condicion text, ubigeo text, tipo_via text, nombre_via text, codigo_zona text, tipo_zona text,
-  numero text, interior text, lote text, departamento text, manzana text, kilometro text)"
-sql -c "checkpoint"
-t=$(now)
-sql -c "\\copy bench_baseline from '$WORK/padron.csv' with (format csv)"
-COPY_S=$(since "$t")
-t=$(now)
-sql -c "alter table bench_baseline add primary key (ruc)"
-PK_S=$(since "$t")
-BASE_S=$(awk -v a="$COPY_S" -v b="$PK_S" 'BEGIN { printf "%.1f", a + b }')
-sql -c "drop table bench_baseline"
-rm -f "$WORK/padron.csv"
-sql -c "checkpoint"
-echo "baseline: \\copy $COPY_S s + primary key $PK_S s = $BASE_S s"
+bench_start_with_padron
+bench_copy_baseline
 
 # --- Quipu's load, timed under the baseline's conditions: the API up and idle, nothing else running.
 t=$(now)
