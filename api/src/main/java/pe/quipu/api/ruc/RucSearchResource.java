@@ -17,6 +17,7 @@ import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.http.ApiProblem;
+import pe.quipu.api.http.PageLimit;
 import pe.quipu.api.http.ProblemType;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
@@ -75,7 +76,7 @@ public final class RucSearchResource {
         }
         String estado = filter(parameters, "estado");
         String condicion = filter(parameters, "condicion");
-        int limit = limit(parameters.get("limit"));
+        int limit = PageLimit.parse(parameters.get("limit"), DEFAULT_LIMIT, MAX_LIMIT);
         RucSearch.Request asked = new RucSearch.Request(q, ubigeo, estado, condicion, limit);
         String fingerprint = SearchCursor.fingerprint(List.of(q, String.valueOf(ubigeo), String.valueOf(estado),
                 String.valueOf(condicion), Integer.toString(limit)));
@@ -130,20 +131,6 @@ public final class RucSearchResource {
                     + " (e.g. ACTIVO, HABIDO)");
         }
         return value.strip().toUpperCase(Locale.ROOT);
-    }
-
-    private static int limit(String value) {
-        if (value == null) {
-            return DEFAULT_LIMIT;
-        }
-        if (value.isEmpty() || value.length() > 9 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new InvalidInput("limit", "must be an integer from 1 to " + MAX_LIMIT);
-        }
-        int limit = Integer.parseInt(value);
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new InvalidInput("limit", "must be an integer from 1 to " + MAX_LIMIT + ", not " + limit);
-        }
-        return limit;
     }
 
     /** A page of results: {@code nextCursor} is always present, null on the last page. */

@@ -21,6 +21,7 @@ import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.http.PageLimit;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.core.ubigeo.Ubigeo;
@@ -103,7 +104,7 @@ public final class UbigeoResource {
         String departamento = code(parameters, "departamento", 2);
         String provincia = code(parameters, "provincia", 4);
         String cursor = code(parameters, "cursor", 6);
-        int limit = limit(parameters.get("limit"));
+        int limit = PageLimit.parse(parameters.get("limit"), DEFAULT_LIMIT, MAX_LIMIT);
 
         UbigeoCatalogue catalogue = directory.catalogue();
         UbigeoQuery query = new UbigeoQuery(q, departamento, provincia, cursor, limit);
@@ -146,21 +147,6 @@ public final class UbigeoResource {
             throw new InvalidInput(name, "must be exactly " + digits + " digits");
         }
         return value;
-    }
-
-    private static int limit(String value) {
-        if (value == null) {
-            return DEFAULT_LIMIT;
-        }
-        // Plain decimal digits only: no sign, spaces, decimals or exponent; at most 9 digits keeps parseInt safe.
-        if (value.isEmpty() || value.length() > 9 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new InvalidInput("limit", "must be an integer from 1 to " + MAX_LIMIT);
-        }
-        int limit = Integer.parseInt(value);
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new InvalidInput("limit", "must be an integer from 1 to " + MAX_LIMIT + ", not " + limit);
-        }
-        return limit;
     }
 
     /** The wire shape of a ubigeo (interface spec, Ubigeo): field names exactly as the spec lists them. */
