@@ -19,11 +19,10 @@ import pe.quipu.etl.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
+import pe.quipu.etl.run.Staged;
 import pe.quipu.etl.source.SourceFile;
 
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -56,15 +55,8 @@ public class PadronJob {
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             PadronStager.dropLeftovers(jdbi);
-                            PadronStager.Result result = stage(command, jdbi, step);
-                            for (long i = 0; i < result.read(); i++) {
-                                contribution.incrementReadCount();
-                            }
-                            contribution.incrementFilterCount(result.rejected());
-                            step.getExecutionContext().put("rejected.sample", new ArrayList<>(result.sample()));
-                            step.getExecutionContext().putLong("rejected.malformed", result.malformed());
-                            step.getExecutionContext().putLong("rejected.duplicates", result.duplicates());
-                            step.getExecutionContext().putLong("staged", result.staged());
+                            Staged result = stage(command, jdbi, step);
+                            result.recordIn(contribution, step);
                             LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated",
                                     result.staged(), result.read(), result.malformed(), result.duplicates());
                             return RepeatStatus.FINISHED;
@@ -73,11 +65,9 @@ public class PadronJob {
                 .next(new StepBuilder("publish", jobs)
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
-                            StepExecution staged = step.getJobExecution().getStepExecutions().stream()
-                                    .filter(s -> s.getStepName().equals("stage")).findFirst().orElseThrow();
+                            StepExecution staged = Staged.stepOf(step);
                             refuseOverThreshold(staged, settings.maxRejectedShare(), jdbi);
-                            refuseShrinking(staged.getExecutionContext().getLong("staged"),
-                                    settings.minRetainedShare(), jdbi);
+                            refuseShrinking(Staged.stagedBy(staged), settings.minRetainedShare(), jdbi);
                             Cancellation.check(step, "before publishing");
                             RegistryPublisher.Published published =
                                     new RegistryPublisher(jdbi, search.enabled()).publish(clock.instant());
@@ -89,20 +79,11 @@ public class PadronJob {
                 .build();
     }
 
-    private static PadronStager.Result stage(EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
+    private static Staged stage(EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
         PadronStager stager = new PadronStager(jdbi);
-        try {
-            return SourceFile.read(command.options().get("file"), command.options().get("url"), "padron", ".txt",
-                    in -> stager.stage(in, () -> Cancellation.requested(step)));
-        } catch (Exception | Error e) {
-            // A canceled or failed staging leaves no table behind (a killed one is dropped by the next run).
-            try {
-                PadronStager.dropLeftovers(jdbi);
-            } catch (RuntimeException cleanup) {
-                e.addSuppressed(cleanup);
-            }
-            throw e;
-        }
+        return Staged.orDrop(() -> SourceFile.read(command.options().get("file"), command.options().get("url"),
+                "padron", ".txt", in -> stager.stage(in, () -> Cancellation.requested(step))),
+                () -> PadronStager.dropLeftovers(jdbi));
     }
 
     private static void refuseOverThreshold(StepExecution staged, double maxShare, Jdbi jdbi) {
@@ -113,9 +94,7 @@ public class PadronJob {
             throw new IllegalStateException("the file holds no padrón lines; the registry in service is unchanged");
         }
         try {
-            @SuppressWarnings("unchecked")
-            List<String> sample = (List<String>) staged.getExecutionContext().get("rejected.sample");
-            RejectedShare.refuseAbove(read, rejected, maxShare, sample == null ? List.of() : sample);
+            RejectedShare.refuseAbove(read, rejected, maxShare, Staged.sampleOf(staged));
         } catch (IllegalStateException overThreshold) {
             PadronStager.dropLeftovers(jdbi);
             throw overThreshold;

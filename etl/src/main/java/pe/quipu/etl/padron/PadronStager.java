@@ -16,6 +16,7 @@ import pe.quipu.core.ruc.PadronRecord;
 import pe.quipu.core.ruc.RegistryColumns;
 import pe.quipu.core.ruc.RegistrySearch;
 import pe.quipu.core.ruc.SearchNames;
+import pe.quipu.etl.run.Staged;
 
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -50,13 +51,6 @@ final class PadronStager {
     private static final int MAX_DUPLICATED = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(PadronStager.class);
 
-    /** What staging found. {@code staged} counts rows left in the staging table, one per RUC. */
-    record Result(long read, long staged, long malformed, long duplicates, List<String> sample) {
-        long rejected() {
-            return malformed + duplicates;
-        }
-    }
-
     private final Jdbi jdbi;
 
     /** @param jdbi whose handles have a connection of their own: staging commits as it goes, outside the step */
@@ -69,7 +63,7 @@ final class PadronStager {
         jdbi.useHandle(handle -> handle.attach(StageRows.class).dropLeftovers());
     }
 
-    Result stage(InputStream text, BooleanSupplier stopRequested) throws Exception {
+    Staged stage(InputStream text, BooleanSupplier stopRequested) throws Exception {
         try (Handle handle = jdbi.open()) {
             StageRows rows = handle.attach(StageRows.class);
             // The padrón's published columns, as text; only the name is required of every record.
@@ -100,7 +94,7 @@ final class PadronStager {
             if (!parser.duplicated.isEmpty()) {
                 staged -= rows.keepLastOfEachDuplicate(parser.duplicated.toArray(String[]::new));
             }
-            return new Result(parser.read, staged, parser.malformed, parser.duplicates, List.copyOf(parser.sample));
+            return new Staged(parser.read, staged, parser.malformed, parser.duplicates, List.copyOf(parser.sample));
         }
     }
 

@@ -17,11 +17,10 @@ import pe.quipu.etl.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
+import pe.quipu.etl.run.Staged;
 import pe.quipu.etl.source.SourceFile;
 
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -83,15 +82,8 @@ public class SunatJobs {
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             SunatStager.dropLeftovers(jdbi, file);
-                            SunatStager.Result result = stage(file, command, jdbi, step);
-                            for (long i = 0; i < result.read(); i++) {
-                                contribution.incrementReadCount();
-                            }
-                            contribution.incrementFilterCount(result.rejected());
-                            step.getExecutionContext().put("rejected.sample", new ArrayList<>(result.sample()));
-                            step.getExecutionContext().putLong("rejected.malformed", result.malformed());
-                            step.getExecutionContext().putLong("rejected.duplicates", result.duplicates());
-                            step.getExecutionContext().putLong("staged", result.staged());
+                            Staged result = stage(file, command, jdbi, step);
+                            result.recordIn(contribution, step);
                             LOG.info("{}: staged {} rows from {} lines; rejected {} malformed and {} duplicated",
                                     file.jobName(), result.staged(), result.read(), result.malformed(),
                                     result.duplicates());
@@ -101,12 +93,10 @@ public class SunatJobs {
                 .next(new StepBuilder("publish", jobs)
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
-                            StepExecution staged = step.getJobExecution().getStepExecutions().stream()
-                                    .filter(s -> s.getStepName().equals("stage")).findFirst().orElseThrow();
+                            StepExecution staged = Staged.stepOf(step);
                             try {
                                 refuseOverThreshold(file, staged, settings.maxRejectedShare());
-                                refuseShrinking(file, staged.getExecutionContext().getLong("staged"),
-                                        settings.minRetainedShare(), jdbi);
+                                refuseShrinking(file, Staged.stagedBy(staged), settings.minRetainedShare(), jdbi);
                                 Cancellation.check(step, "before publishing");
                             } catch (Exception refused) {
                                 SunatStager.dropLeftovers(jdbi, file);
@@ -122,21 +112,11 @@ public class SunatJobs {
                 .build();
     }
 
-    private static SunatStager.Result stage(SunatFile file, EtlCommand command, Jdbi jdbi, StepExecution step)
-            throws Exception {
+    private static Staged stage(SunatFile file, EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
         SunatStager stager = new SunatStager(jdbi, file);
-        try {
-            return SourceFile.read(command.options().get("file"), command.options().get("url"), file.jobName(),
-                    ".txt", in -> stager.stage(in, () -> Cancellation.requested(step)));
-        } catch (Exception | Error e) {
-            // A canceled or failed staging leaves no table behind (a killed one is dropped by the next run).
-            try {
-                SunatStager.dropLeftovers(jdbi, file);
-            } catch (RuntimeException cleanup) {
-                e.addSuppressed(cleanup);
-            }
-            throw e;
-        }
+        return Staged.orDrop(() -> SourceFile.read(command.options().get("file"), command.options().get("url"),
+                file.jobName(), ".txt", in -> stager.stage(in, () -> Cancellation.requested(step))),
+                () -> SunatStager.dropLeftovers(jdbi, file));
     }
 
     private static void refuseOverThreshold(SunatFile file, StepExecution staged, double maxShare) {
@@ -145,9 +125,7 @@ public class SunatJobs {
             throw new IllegalStateException("the file holds no " + file.jobName()
                     + " lines; the data in service is unchanged");
         }
-        @SuppressWarnings("unchecked")
-        List<String> sample = (List<String>) staged.getExecutionContext().get("rejected.sample");
-        RejectedShare.refuseAbove(read, staged.getFilterCount(), maxShare, sample == null ? List.of() : sample);
+        RejectedShare.refuseAbove(read, staged.getFilterCount(), maxShare, Staged.sampleOf(staged));
     }
 
     /**

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.job.JobInterruptedException;
 import pe.quipu.etl.padron.LatinLines;
+import pe.quipu.etl.run.Staged;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -32,13 +33,6 @@ final class SunatStager {
     private static final int CHUNK = 1 << 20;
     private static final Logger LOG = LoggerFactory.getLogger(SunatStager.class);
 
-    /** What staging found. {@code staged}: rows the publication will put in service. */
-    record Result(long read, long staged, long malformed, long duplicates, List<String> sample) {
-        long rejected() {
-            return malformed + duplicates;
-        }
-    }
-
     private final Jdbi jdbi;
     private final SunatFile file;
 
@@ -57,7 +51,7 @@ final class SunatStager {
         });
     }
 
-    Result stage(InputStream in, BooleanSupplier stopRequested) throws Exception {
+    Staged stage(InputStream in, BooleanSupplier stopRequested) throws Exception {
         LatinLines lines = new LatinLines(in);
         String header = lines.next();
         while (header != null && header.isBlank()) {
@@ -74,7 +68,7 @@ final class SunatStager {
             CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("copy " + file.stage() + " from stdin");
             try {
-                Result result = copy(lines, columns, copy, stopRequested);
+                Staged result = copy(lines, columns, copy, stopRequested);
                 copy.endCopy();
                 return result;
             } finally {
@@ -85,7 +79,7 @@ final class SunatStager {
         }
     }
 
-    private Result copy(LatinLines lines, SunatColumns columns, CopyIn copy, BooleanSupplier stopRequested)
+    private Staged copy(LatinLines lines, SunatColumns columns, CopyIn copy, BooleanSupplier stopRequested)
             throws Exception {
         ByteArrayOutputStream rows = new ByteArrayOutputStream(CHUNK + 4096);
         StringBuilder row = new StringBuilder(256);
@@ -132,7 +126,7 @@ final class SunatStager {
             copy.writeToCopy(rows.toByteArray(), 0, rows.size());
         }
         long staged = read - malformed - duplicates;
-        return new Result(read, staged, malformed, duplicates, List.copyOf(sample));
+        return new Staged(read, staged, malformed, duplicates, List.copyOf(sample));
     }
 
     /** A value in COPY's text format: {@code \N} for null, backslash, tab and line ends escaped. */
