@@ -101,22 +101,9 @@ public final class PadronGenerator {
     }
 
     public static void main(String[] args) throws IOException {
-        long rows = -1;
-        Path out = null;
-        long seed = 42;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--rows" -> rows = Long.parseLong(args[i + 1]);
-                case "--out" -> out = Path.of(args[i + 1]);
-                case "--seed" -> seed = Long.parseLong(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        if (rows < 0 || out == null) {
-            System.err.println("usage: PadronGenerator --rows N --out FILE(.zip|.txt) [--seed S]");
-            System.exit(2);
-        }
-        write(out, rows, seed);
+        GeneratorOptions options = GeneratorOptions.parse(args,
+                "usage: PadronGenerator --rows N --out FILE(.zip|.txt) [--seed S]");
+        write(options.out(), options.rows(), options.seed());
     }
 
     /** Writes the file, zipped (one entry padron_reducido_ruc.txt) when its name ends in .zip. */

@@ -2,6 +2,7 @@ package pe.quipu.etl.sunat;
 
 import pe.quipu.core.ubigeo.Ubigeo;
 import pe.quipu.core.ubigeo.UbigeoCsv;
+import pe.quipu.etl.padron.GeneratorOptions;
 import pe.quipu.etl.padron.PadronGenerator;
 
 import java.io.BufferedOutputStream;
@@ -66,22 +67,9 @@ public final class SunatListsGenerator {
     }
 
     public static void main(String[] args) throws IOException {
-        long rows = -1;
-        Path out = null;
-        long seed = 42;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--rows" -> rows = Long.parseLong(args[i + 1]);
-                case "--out" -> out = Path.of(args[i + 1]);
-                case "--seed" -> seed = Long.parseLong(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
-        if (rows < 0 || out == null) {
-            System.err.println("usage: SunatListsGenerator --rows N --out DIR [--seed S]   (N: the padrón's rows)");
-            System.exit(2);
-        }
-        Map<SunatFile, Path> written = write(out, rows, seed);
+        GeneratorOptions options = GeneratorOptions.parse(args,
+                "usage: SunatListsGenerator --rows N --out DIR [--seed S]   (N: the padrón's rows)");
+        Map<SunatFile, Path> written = write(options.out(), options.rows(), options.seed());
         written.forEach((file, path) -> System.out.println(file.jobName() + " " + path));
     }
 
