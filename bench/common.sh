@@ -38,6 +38,20 @@ bench_require_free_ports() {
   done
 }
 
+# Exits 2 unless every command given is on the PATH; psql (the padrón benches' baseline) with how to install it.
+bench_require_tools() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null 2>&1 && continue
+    if [ "$tool" = psql ]; then
+      echo "bench: psql is missing; it measures the baseline. Install PostgreSQL's client (Debian: apt-get install postgresql-client)." >&2
+    else
+      echo "bench: $tool is missing" >&2
+    fi
+    exit 2
+  done
+}
+
 sql() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$DB_PORT" -U postgres quipu "$@"; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }

@@ -29,14 +29,8 @@ API_PORT=18710
 ADMIN_PORT=18711
 DB_PORT=18712
 
-if ! command -v psql >/dev/null 2>&1; then
-  echo "bench: psql is missing; it measures the baseline. Install PostgreSQL's client (Debian: apt-get install postgresql-client)." >&2
-  exit 2
-fi
-for tool in curl unzip iconv awk sort; do
-  command -v "$tool" >/dev/null 2>&1 || { echo "bench: $tool is missing" >&2; exit 2; }
-done
 . "$REPO/bench/common.sh"
+bench_require_tools psql curl unzip iconv awk sort
 bench_java
 API_JAR="$REPO/api/target/quipu-api.jar"
 ETL_JAR="$REPO/etl/target/quipu-etl.jar"
