@@ -31,7 +31,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -288,31 +287,21 @@ class PadronJobTest {
         file.write(body.substring(body.indexOf('\n') + 1).getBytes(StandardCharsets.ISO_8859_1));
         Path path = zip("big.zip", file.toByteArray());
 
-        AtomicBoolean loading = new AtomicBoolean(true);
         AtomicInteger lookups = new AtomicInteger();
         List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        Thread reader = Thread.ofPlatform().start(() -> {
-            while (loading.get()) {
-                for (String ruc : List.of("20100227461", "10452159428")) {
-                    try {
-                        HttpResponse<String> r = quipu.get("/v1/ruc/" + ruc, key);
-                        lookups.incrementAndGet();
-                        if (r.statusCode() != 200) {
-                            failures.add(ruc + " -> " + r.statusCode() + " " + r.body());
-                        }
-                    } catch (RuntimeException e) {
-                        failures.add(ruc + " -> " + e);
+        EtlRun run = etl.runWhile(() -> {
+            for (String ruc : List.of("20100227461", "10452159428")) {
+                try {
+                    HttpResponse<String> r = quipu.get("/v1/ruc/" + ruc, key);
+                    lookups.incrementAndGet();
+                    if (r.statusCode() != 200) {
+                        failures.add(ruc + " -> " + r.statusCode() + " " + r.body());
                     }
+                } catch (RuntimeException e) {
+                    failures.add(ruc + " -> " + e);
                 }
             }
-        });
-        EtlRun run;
-        try {
-            run = etl.run("padron", "--file", path.toString());
-        } finally {
-            loading.set(false);
-            reader.join();
-        }
+        }, "padron", "--file", path.toString());
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.stdout()).matches(SUMMARY.formatted("succeeded", 300_061, 300_061, 0));

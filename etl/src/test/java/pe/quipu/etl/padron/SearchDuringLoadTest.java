@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -103,33 +102,23 @@ class SearchDuringLoadTest {
 
         Path after = padron("after.txt", 150_000, line(RENAMED, "ALLPAKAMAYOQ NUEVO S.A.C."),
                 line(ADDED, "YANANTIN MASINTIN E.I.R.L."));
-        AtomicBoolean loading = new AtomicBoolean(true);
         AtomicInteger searches = new AtomicInteger();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        Thread reader = Thread.ofPlatform().start(() -> {
-            while (loading.get()) {
-                try {
-                    HttpResponse<String> sample = search("transportes cruz del sur");
-                    HttpResponse<String> renamed = search("allpakamayoq");
-                    searches.addAndGet(2);
-                    if (sample.statusCode() != 200 || !sample.body().contains("\"ruc\":\"20100227461\"")) {
-                        failures.add("sample -> " + sample.statusCode() + " " + sample.body());
-                    }
-                    if (renamed.statusCode() != 200 || quipu.body(renamed).get("items").size() != 1) {
-                        failures.add("renamed -> " + renamed.statusCode() + " " + renamed.body());
-                    }
-                } catch (RuntimeException e) {
-                    failures.add(e.toString());
+        EtlRun run = etl.runWhile(() -> {
+            try {
+                HttpResponse<String> sample = search("transportes cruz del sur");
+                HttpResponse<String> renamed = search("allpakamayoq");
+                searches.addAndGet(2);
+                if (sample.statusCode() != 200 || !sample.body().contains("\"ruc\":\"20100227461\"")) {
+                    failures.add("sample -> " + sample.statusCode() + " " + sample.body());
                 }
+                if (renamed.statusCode() != 200 || quipu.body(renamed).get("items").size() != 1) {
+                    failures.add("renamed -> " + renamed.statusCode() + " " + renamed.body());
+                }
+            } catch (RuntimeException e) {
+                failures.add(e.toString());
             }
-        });
-        EtlRun run;
-        try {
-            run = etl.run("padron", "--file", after.toString());
-        } finally {
-            loading.set(false);
-            reader.join();
-        }
+        }, "padron", "--file", after.toString());
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(failures).isEmpty();

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
@@ -74,6 +75,25 @@ public final class EtlRunner {
             }
             return new EtlRun(code.get(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         });
+    }
+
+    /**
+     * Runs the ETL as {@link #run} does while another thread runs {@code readOnce} over and over (a reader of the
+     * data being loaded), from before the run starts until it has ended.
+     */
+    public EtlRun runWhile(Runnable readOnce, String... args) {
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread reader = Thread.ofPlatform().start(() -> {
+            while (running.get()) {
+                readOnce.run();
+            }
+        });
+        try {
+            return run(args);
+        } finally {
+            running.set(false);
+            join(reader);
+        }
     }
 
     private static void join(Thread thread) {
