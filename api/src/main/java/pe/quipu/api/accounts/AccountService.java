@@ -96,7 +96,14 @@ public final class AccountService {
         }
         Optional<AccountRows.Credentials> account = jdbi.withHandle(h -> h.attach(AccountRows.class)
                 .credentials(email, EmailIdentity.of(email)));
-        boolean ok = passwords.matches(password, account.map(AccountRows.Credentials::passwordHash).orElse(null));
+        boolean ok;
+        try {
+            ok = passwords.matches(password, account.map(AccountRows.Credentials::passwordHash).orElse(null));
+        } catch (RateLimited busy) {
+            // Too many hashes under way: nothing was checked, so nothing failed.
+            throttle.unchecked((LoginThrottle.Admission.Admitted) admission);
+            throw busy;
+        }
         if (!ok || account.isEmpty()) {
             account.ifPresent(a -> jdbi.useTransaction(h ->
                     audit.record(h, a.id(), "login.failed", origin, Map.of())));

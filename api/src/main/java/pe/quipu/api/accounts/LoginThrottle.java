@@ -100,6 +100,11 @@ public final class LoginThrottle {
         }
     }
 
+    /** The password could not be checked (no hash could start): the failure reserved by {@link #admit} is given back. */
+    public void unchecked(Admission.Admitted admission) {
+        succeeded(admission);
+    }
+
     private Bucket bucket(Cache<String, Bucket> cache, String key, Limit limit) {
         return cache.get(key, k -> Bucket.builder()
                 .addLimit(l -> l.capacity(limit.tokens()).refillGreedy(limit.tokens(), limit.period()))
