@@ -306,7 +306,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         new GrantAdminTask(jdbi, audit, json).addTo(environment.admin());
 
         // The account holder's profile (a changed alert threshold evicts the account's limits everywhere).
-        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits), deletion, bodies));
+        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits,
+                auth.getEmailChangeThrottle().throttle("email changes for this account", clock)), deletion, bodies));
         // Accounts deleted 30 days ago or more are purged daily (and by the purge-deleted task).
         AccountPurge purge = new AccountPurge(jdbi, clock);
         environment.lifecycle().manage(Periodic.every("quipu-account-purge", AccountPurge.FIRST_DELAY,
