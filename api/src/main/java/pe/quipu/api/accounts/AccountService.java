@@ -73,7 +73,9 @@ public final class AccountService {
             jdbi.useTransaction(h -> {
                 h.attach(AccountRows.class).insert(id, email, EmailIdentity.of(email), nombre, hash, now);
                 Subscriptions.openFree(h, id, now);
-                audit.record(h, id, "signup", origin, Map.of("email", email));
+                // No email in the details: the account's row holds it, and a rectification must not leave the old
+                // one behind here.
+                audit.record(h, id, "signup", origin, Map.of());
             });
         } catch (UnableToExecuteStatementException e) {
             if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
@@ -105,8 +107,9 @@ public final class AccountService {
             throw busy;
         }
         if (!ok || account.isEmpty()) {
+            // Whoever failed may not be the account holder: the row keeps the fact and the time, not their address.
             account.ifPresent(a -> jdbi.useTransaction(h ->
-                    audit.record(h, a.id(), "login.failed", origin, Map.of())));
+                    audit.record(h, a.id(), "login.failed", AuditLog.Origin.UNRECORDED, Map.of())));
             throw new Unauthenticated("Email or password is wrong");
         }
         throttle.succeeded((LoginThrottle.Admission.Admitted) admission);
@@ -128,9 +131,10 @@ public final class AccountService {
      * Spends a refresh token and issues the session's next one with a new access token. The session's row is
      * locked, so two refreshes of one session run one after the other. A token already spent is
      * reuse: a copy of it is in someone else's hands, so the whole session is revoked (its refresh tokens
-     * deleted, its access tokens denylisted on every instance) and the refresh is refused.
+     * deleted, its access tokens denylisted on every instance) and the refresh is refused. Refreshes are not audited;
+     * a reuse is, without the request's address or user agent ({@link AuditLog.Origin#UNRECORDED}).
      */
-    public TokenPair refresh(String refreshToken, AuditLog.Origin origin) {
+    public TokenPair refresh(String refreshToken) {
         Instant now = clock.instant();
         String next = RefreshTokens.generate();
         byte[] hash = RefreshTokens.hash(refreshToken);
@@ -152,7 +156,8 @@ public final class AccountService {
             }
             if (token.usedAt() != null) {
                 revokeSession(sessions, token.sessionId(), now);
-                audit.record(h, token.accountId(), "session.reuse_detected", origin,
+                // The replay may come from whoever took the token, or from the holder after the taker refreshed.
+                audit.record(h, token.accountId(), "session.reuse_detected", AuditLog.Origin.UNRECORDED,
                         Map.of("sessionId", token.sessionId().toString()));
                 return new Refreshed.ReuseDetected();
             }
