@@ -28,7 +28,6 @@ import pe.quipu.api.accounts.EmailIdentityBackfill;
 import pe.quipu.api.accounts.GenerateSigningKeyCommand;
 import pe.quipu.api.accounts.GrantAdminTask;
 import pe.quipu.api.accounts.JwksResource;
-import pe.quipu.api.accounts.LoginThrottle;
 import pe.quipu.api.accounts.LoginThrottleSettings;
 import pe.quipu.api.accounts.MeResource;
 import pe.quipu.api.accounts.PasswordHasher;
@@ -265,13 +264,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Accounts and sessions.
         JsonBody bodies = new JsonBody(json);
         LoginThrottleSettings throttle = auth.getLoginThrottle();
-        LoginThrottle loginThrottle = new LoginThrottle(
-                new LoginThrottle.Limit(throttle.getFailuresPerEmail(), throttle.getEmailPeriod().toJavaDuration()),
-                new LoginThrottle.Limit(throttle.getAttemptsPerAddress(), throttle.getAddressPeriod().toJavaDuration()),
-                clock);
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
                 auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
-                loginThrottle, denylist, auth.getSignupThrottle().throttle("signups from this address", clock));
+                throttle.throttle(clock), throttle.getUsualAddressWindow().toJavaDuration(), denylist,
+                auth.getSignupThrottle().throttle("signups from this address", clock));
         environment.jersey().register(new AuthResource(accounts, bodies, auth.getRefreshTokenLifetime().toJavaDuration()));
         // Expired refresh tokens, ended sessions and expired denylist rows are deleted daily.
         SessionCleanup sessionCleanup = new SessionCleanup(jdbi, clock);

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,10 +41,12 @@ public final class AccountService {
     private final LoginThrottle throttle;
     private final TokenDenylist denylist;
     private final KeyedThrottle signups;
+    private final Duration usualAddressWindow;
 
+    /** @param usualAddressWindow how recent a login from an address makes it one of the account's usual ones */
     public AccountService(Jdbi jdbi, Clock clock, PasswordHasher passwords, AccessTokens accessTokens, AuditLog audit,
                           Duration refreshLifetime, Duration accessLifetime, LoginThrottle throttle,
-                          TokenDenylist denylist, KeyedThrottle signups) {
+                          Duration usualAddressWindow, TokenDenylist denylist, KeyedThrottle signups) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.passwords = passwords;
@@ -54,6 +57,7 @@ public final class AccountService {
         this.throttle = throttle;
         this.denylist = denylist;
         this.signups = signups;
+        this.usualAddressWindow = usualAddressWindow;
     }
 
     /** A new account on the free plan; {@link Conflict} when the email is taken (compared by {@link EmailIdentity}). */
@@ -92,7 +96,7 @@ public final class AccountService {
      * (see {@link LoginThrottle}) is refused before any of that.
      */
     public TokenPair login(String email, String password, AuditLog.Origin origin) {
-        LoginThrottle.Admission admission = throttle.admit(email, origin.ip());
+        LoginThrottle.Admission admission = throttle.admit(email, origin.ip(), this::isUsualAddress);
         if (admission instanceof LoginThrottle.Admission.Throttled(long retryAfter)) {
             throw new RateLimited("Too many login attempts; try again in " + retryAfter + " seconds", retryAfter);
         }
@@ -103,7 +107,7 @@ public final class AccountService {
             ok = passwords.matches(password, account.map(AccountRows.Credentials::passwordHash).orElse(null));
         } catch (RateLimited busy) {
             // Too many hashes under way: nothing was checked, so nothing failed.
-            throttle.unchecked((LoginThrottle.Admission.Admitted) admission);
+            throttle.giveBack((LoginThrottle.Admission.Admitted) admission);
             throw busy;
         }
         if (!ok || account.isEmpty()) {
@@ -112,7 +116,7 @@ public final class AccountService {
                     audit.record(h, a.id(), "login.failed", AuditLog.Origin.UNRECORDED, Map.of())));
             throw new Unauthenticated("Email or password is wrong");
         }
-        throttle.succeeded((LoginThrottle.Admission.Admitted) admission);
+        throttle.giveBack((LoginThrottle.Admission.Admitted) admission);
         UUID accountId = account.get().id();
         UUID sessionId = UUID.randomUUID();
         String refreshToken = RefreshTokens.generate();
@@ -196,6 +200,18 @@ public final class AccountService {
                     Map.of("sessionId", caller.sessionId().toString()));
         });
         denylist.reload();
+    }
+
+    /**
+     * Whether the live account with this email logged in from this client address (an IPv6 one by its /64) within
+     * {@link #usualAddressWindow}, as its {@code login} audit rows say: that address is spared by the login
+     * throttle's ceiling per email. An unknown email has no usual address.
+     */
+    private boolean isUsualAddress(String email, String address) {
+        String key = LoginThrottle.addressKey(address);
+        List<String> logins = jdbi.withHandle(h -> h.attach(AccountRows.class)
+                .loginAddresses(email, EmailIdentity.of(email), clock.instant().minus(usualAddressWindow)));
+        return logins.stream().map(LoginThrottle::addressKey).anyMatch(key::equals);
     }
 
     /** Revokes a session on the caller's transaction: no refresh token of it works, nor any access token. */
