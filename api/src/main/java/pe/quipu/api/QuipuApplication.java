@@ -242,6 +242,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         AuthSettings auth = configuration.getAuth();
         TokenDenylist denylist = new TokenDenylist(jdbi, clock);
         notifications.on(TokenDenylist.CHANNEL, denylist::onNotification, denylist::reload);
+        environment.metrics().registerGauge(MetricRegistry.name(TokenDenylist.class, "rows-read"), denylist::rowsRead);
+        environment.metrics().registerGauge(MetricRegistry.name(TokenDenylist.class, "entries"), denylist::size);
         AccessTokens accessTokens = new AccessTokens(
                 SigningKey.load(auth.getSigningKeyFile(), auth.getDevelopmentSigningKeyFile(), configuration.isProduction()),
                 auth.getIssuer(), auth.getAccessTokenLifetime().toJavaDuration(), clock, denylist);

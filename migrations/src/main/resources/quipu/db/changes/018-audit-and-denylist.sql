@@ -10,3 +10,10 @@ update audit_log set ip = null, user_agent = null
  where action in ('login.failed', 'session.reuse_detected') and (ip is not null or user_agent is not null);
 update audit_log set details = details - 'email'
  where action = 'signup' and details -> 'email' is not null;
+
+--changeset quipu:018-token-denylist-extended
+-- Each instance keeps the denylist in memory with each row's expiry and, after its start, reads only the rows it is
+-- notified of (TokenDenylist). A deny of a row that exists may push its expiry later (insert … on conflict do
+-- update): that is announced too, with the same payload, so that no instance forgets the row too early.
+create trigger token_denylist_extended after update of expires_at on token_denylist
+    for each row when (new.expires_at > old.expires_at) execute function quipu_notify_token_denied();

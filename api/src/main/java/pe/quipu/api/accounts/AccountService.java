@@ -159,11 +159,11 @@ public final class AccountService {
                 return new Refreshed.Refused();
             }
             if (token.usedAt() != null) {
-                revokeSession(sessions, token.sessionId(), now);
+                SessionRows.Denial denial = revokeSession(sessions, token.sessionId(), now);
                 // The replay may come from whoever took the token, or from the holder after the taker refreshed.
                 audit.record(h, token.accountId(), "session.reuse_detected", AuditLog.Origin.UNRECORDED,
                         Map.of("sessionId", token.sessionId().toString()));
-                return new Refreshed.ReuseDetected();
+                return new Refreshed.ReuseDetected(denial);
             }
             sessions.spend(hash, now);
             // Spent tokens are kept until they expire, so that a replay is recognised (SessionCleanup deletes them).
@@ -175,9 +175,9 @@ public final class AccountService {
                 AccessTokens.Issued access = accessTokens.issue(accountId, sessionId);
                 yield TokenPair.bearer(access.token(), next, access.expiresIn());
             }
-            case Refreshed.ReuseDetected() -> {
+            case Refreshed.ReuseDetected(SessionRows.Denial denial) -> {
                 // This instance refuses the session's access tokens at once; the others on the notification.
-                denylist.reload();
+                denylist.deny(denial);
                 throw new Unauthenticated("This refresh token was already used, so the session "
                         + "has been revoked as a precaution; log in again");
             }
@@ -191,15 +191,17 @@ public final class AccountService {
      * {@code jti}) and every other access token of the session (by {@code sid}) are denylisted on every instance.
      */
     public void logout(SessionPrincipal caller, AuditLog.Origin origin) {
-        jdbi.useTransaction(h -> {
+        List<SessionRows.Denial> denials = jdbi.inTransaction(h -> {
             SessionRows sessions = h.attach(SessionRows.class);
             sessions.delete(caller.sessionId(), caller.accountId());
-            sessions.deny("jti", caller.jti(), caller.expiresAt());
-            sessions.deny("sid", caller.sessionId().toString(), sessionDenialEnd());
+            SessionRows.Denial token = sessions.deny("jti", caller.jti(), caller.expiresAt());
+            SessionRows.Denial session = sessions.deny("sid", caller.sessionId().toString(), sessionDenialEnd());
             audit.record(h, caller.accountId(), "logout", origin,
                     Map.of("sessionId", caller.sessionId().toString()));
+            return List.of(token, session);
         });
-        denylist.reload();
+        // This instance refuses them before answering; the others on the notifications.
+        denials.forEach(denylist::deny);
     }
 
     /**
@@ -214,11 +216,14 @@ public final class AccountService {
         return logins.stream().map(LoginThrottle::addressKey).anyMatch(key::equals);
     }
 
-    /** Revokes a session on the caller's transaction: no refresh token of it works, nor any access token. */
-    private void revokeSession(SessionRows sessions, UUID sessionId, Instant now) {
+    /**
+     * Revokes a session on the caller's transaction: no refresh token of it works, nor any access token. Answers its
+     * denylist row, for this instance to refuse once committed.
+     */
+    private SessionRows.Denial revokeSession(SessionRows sessions, UUID sessionId, Instant now) {
         sessions.revoke(sessionId, now);
         sessions.deleteRefreshTokens(sessionId);
-        sessions.deny("sid", sessionId.toString(), sessionDenialEnd());
+        return sessions.deny("sid", sessionId.toString(), sessionDenialEnd());
     }
 
     /**
@@ -240,8 +245,8 @@ public final class AccountService {
         record Rotated(UUID accountId, UUID sessionId) implements Refreshed {
         }
 
-        /** A spent token came back: the session is revoked. */
-        record ReuseDetected() implements Refreshed {
+        /** A spent token came back: the session is revoked, and denied by this row. */
+        record ReuseDetected(SessionRows.Denial denial) implements Refreshed {
         }
 
         /** Unknown, expired, or of a revoked session or deleted account. */
