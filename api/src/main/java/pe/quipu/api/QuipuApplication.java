@@ -28,7 +28,6 @@ import pe.quipu.api.accounts.EmailIdentityBackfill;
 import pe.quipu.api.accounts.GenerateSigningKeyCommand;
 import pe.quipu.api.accounts.GrantAdminTask;
 import pe.quipu.api.accounts.JwksResource;
-import pe.quipu.api.accounts.LoginThrottle;
 import pe.quipu.api.accounts.LoginThrottleSettings;
 import pe.quipu.api.accounts.MeResource;
 import pe.quipu.api.accounts.PasswordHasher;
@@ -243,6 +242,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         AuthSettings auth = configuration.getAuth();
         TokenDenylist denylist = new TokenDenylist(jdbi, clock);
         notifications.on(TokenDenylist.CHANNEL, denylist::onNotification, denylist::reload);
+        environment.metrics().registerGauge(MetricRegistry.name(TokenDenylist.class, "rows-read"), denylist::rowsRead);
+        environment.metrics().registerGauge(MetricRegistry.name(TokenDenylist.class, "entries"), denylist::size);
         AccessTokens accessTokens = new AccessTokens(
                 SigningKey.load(auth.getSigningKeyFile(), auth.getDevelopmentSigningKeyFile(), configuration.isProduction()),
                 auth.getIssuer(), auth.getAccessTokenLifetime().toJavaDuration(), clock, denylist);
@@ -265,13 +266,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // Accounts and sessions.
         JsonBody bodies = new JsonBody(json);
         LoginThrottleSettings throttle = auth.getLoginThrottle();
-        LoginThrottle loginThrottle = new LoginThrottle(
-                new LoginThrottle.Limit(throttle.getFailuresPerEmail(), throttle.getEmailPeriod().toJavaDuration()),
-                new LoginThrottle.Limit(throttle.getAttemptsPerAddress(), throttle.getAddressPeriod().toJavaDuration()),
-                clock);
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, audit,
                 auth.getRefreshTokenLifetime().toJavaDuration(), auth.getAccessTokenLifetime().toJavaDuration(),
-                loginThrottle, denylist, auth.getSignupThrottle().throttle("signups from this address", clock));
+                throttle.throttle(clock), throttle.getUsualAddressWindow().toJavaDuration(), denylist,
+                auth.getSignupThrottle().throttle("signups from this address", clock));
         environment.jersey().register(new AuthResource(accounts, bodies, auth.getRefreshTokenLifetime().toJavaDuration()));
         // Expired refresh tokens, ended sessions and expired denylist rows are deleted daily.
         SessionCleanup sessionCleanup = new SessionCleanup(jdbi, clock);
@@ -306,7 +304,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         new GrantAdminTask(jdbi, audit, json).addTo(environment.admin());
 
         // The account holder's profile (a changed alert threshold evicts the account's limits everywhere).
-        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits), deletion, bodies));
+        environment.jersey().register(new MeResource(new Profiles(jdbi, audit, limits,
+                auth.getEmailChangeThrottle().throttle("email changes for this account", clock)), deletion, bodies));
         // Accounts deleted 30 days ago or more are purged daily (and by the purge-deleted task).
         AccountPurge purge = new AccountPurge(jdbi, clock);
         environment.lifecycle().manage(Periodic.every("quipu-account-purge", AccountPurge.FIRST_DELAY,

@@ -64,7 +64,7 @@ public final class AccountDeletion {
     /** Deletes the caller's account; {@link Gone} when it already is. */
     public void delete(SessionPrincipal caller, AuditLog.Origin origin) {
         UUID account = caller.accountId();
-        List<byte[]> revoked = jdbi.inTransaction(h -> {
+        Deleted deleted = jdbi.inTransaction(h -> {
             Rows rows = h.attach(Rows.class);
             State state = rows.lock(account)
                     .orElseThrow(() -> new Unauthenticated("This account no longer exists"));
@@ -75,7 +75,7 @@ public final class AccountDeletion {
             rows.softDelete(account, now);
             List<byte[]> keys = rows.revokeKeys(account, now);
             rows.deleteSessions(account);
-            h.attach(SessionRows.class).deny("jti", caller.jti(), caller.expiresAt());
+            SessionRows.Denial token = h.attach(SessionRows.class).deny("jti", caller.jti(), caller.expiresAt());
             int endpoints = rows.deactivateEndpoints(account, now);
             rows.cancelDeliveries(account);
             rows.anonymiseAudit(account);
@@ -84,11 +84,15 @@ public final class AccountDeletion {
                     Map.of("keysRevoked", keys.size(), "webhooksDeactivated", endpoints));
             // Every instance drops the account's limits (and so stops metering it).
             h.execute("select pg_notify('quipu_subscriptions', ?)", account.toString());
-            return keys;
+            return new Deleted(keys, token);
         });
-        // The caller's next request, on this instance, must not find a key it still had cached.
-        revoked.forEach(forgetKey);
-        denylist.reload();
+        // The caller's next request, on this instance, must not find a key it still had cached, nor this token.
+        deleted.revokedKeys().forEach(forgetKey);
+        denylist.deny(deleted.token());
+    }
+
+    /** What the deletion's transaction leaves for this instance to apply once committed. */
+    private record Deleted(List<byte[]> revokedKeys, SessionRows.Denial token) {
     }
 
     static Gone gone(Instant deletedAt) {

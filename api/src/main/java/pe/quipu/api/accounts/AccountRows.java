@@ -7,6 +7,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import pe.quipu.api.domain.EmailIdentity;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -26,6 +27,16 @@ interface AccountRows {
             + EmailIdentity.EXACT_FIRST)
     @RegisterConstructorMapper(Credentials.class)
     Optional<Credentials> credentials(String email, String identity);
+
+    /**
+     * The client addresses the live account with this email logged in from since {@code since} (its {@code login}
+     * audit rows), the latest first, at most 100.
+     */
+    @SqlQuery("select l.ip from audit_log l where l.account_id = (select id from accounts where " + EmailIdentity.MATCHES
+            + " and deleted_at is null" + EmailIdentity.EXACT_FIRST + ")"
+            + " and l.action = 'login' and l.at >= :since and l.ip is not null"
+            + " group by l.ip order by max(l.at) desc limit 100")
+    List<String> loginAddresses(String email, String identity, Instant since);
 
     /** The profile of a live account; {@code lock} is empty or {@code for update}. */
     @SqlQuery("""

@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,10 +41,12 @@ public final class AccountService {
     private final LoginThrottle throttle;
     private final TokenDenylist denylist;
     private final KeyedThrottle signups;
+    private final Duration usualAddressWindow;
 
+    /** @param usualAddressWindow how recent a login from an address makes it one of the account's usual ones */
     public AccountService(Jdbi jdbi, Clock clock, PasswordHasher passwords, AccessTokens accessTokens, AuditLog audit,
                           Duration refreshLifetime, Duration accessLifetime, LoginThrottle throttle,
-                          TokenDenylist denylist, KeyedThrottle signups) {
+                          Duration usualAddressWindow, TokenDenylist denylist, KeyedThrottle signups) {
         this.jdbi = jdbi;
         this.clock = clock;
         this.passwords = passwords;
@@ -54,6 +57,7 @@ public final class AccountService {
         this.throttle = throttle;
         this.denylist = denylist;
         this.signups = signups;
+        this.usualAddressWindow = usualAddressWindow;
     }
 
     /** A new account on the free plan; {@link Conflict} when the email is taken (compared by {@link EmailIdentity}). */
@@ -73,7 +77,9 @@ public final class AccountService {
             jdbi.useTransaction(h -> {
                 h.attach(AccountRows.class).insert(id, email, EmailIdentity.of(email), nombre, hash, now);
                 Subscriptions.openFree(h, id, now);
-                audit.record(h, id, "signup", origin, Map.of("email", email));
+                // No email in the details: the account's row holds it, and a rectification must not leave the old
+                // one behind here.
+                audit.record(h, id, "signup", origin, Map.of());
             });
         } catch (UnableToExecuteStatementException e) {
             if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
@@ -90,19 +96,27 @@ public final class AccountService {
      * (see {@link LoginThrottle}) is refused before any of that.
      */
     public TokenPair login(String email, String password, AuditLog.Origin origin) {
-        LoginThrottle.Admission admission = throttle.admit(email, origin.ip());
+        LoginThrottle.Admission admission = throttle.admit(email, origin.ip(), this::isUsualAddress);
         if (admission instanceof LoginThrottle.Admission.Throttled(long retryAfter)) {
             throw new RateLimited("Too many login attempts; try again in " + retryAfter + " seconds", retryAfter);
         }
         Optional<AccountRows.Credentials> account = jdbi.withHandle(h -> h.attach(AccountRows.class)
                 .credentials(email, EmailIdentity.of(email)));
-        boolean ok = passwords.matches(password, account.map(AccountRows.Credentials::passwordHash).orElse(null));
+        boolean ok;
+        try {
+            ok = passwords.matches(password, account.map(AccountRows.Credentials::passwordHash).orElse(null));
+        } catch (RateLimited busy) {
+            // Too many hashes under way: nothing was checked, so nothing failed.
+            throttle.giveBack((LoginThrottle.Admission.Admitted) admission);
+            throw busy;
+        }
         if (!ok || account.isEmpty()) {
+            // Whoever failed may not be the account holder: the row keeps the fact and the time, not their address.
             account.ifPresent(a -> jdbi.useTransaction(h ->
-                    audit.record(h, a.id(), "login.failed", origin, Map.of())));
+                    audit.record(h, a.id(), "login.failed", AuditLog.Origin.UNRECORDED, Map.of())));
             throw new Unauthenticated("Email or password is wrong");
         }
-        throttle.succeeded((LoginThrottle.Admission.Admitted) admission);
+        throttle.giveBack((LoginThrottle.Admission.Admitted) admission);
         UUID accountId = account.get().id();
         UUID sessionId = UUID.randomUUID();
         String refreshToken = RefreshTokens.generate();
@@ -121,9 +135,10 @@ public final class AccountService {
      * Spends a refresh token and issues the session's next one with a new access token. The session's row is
      * locked, so two refreshes of one session run one after the other. A token already spent is
      * reuse: a copy of it is in someone else's hands, so the whole session is revoked (its refresh tokens
-     * deleted, its access tokens denylisted on every instance) and the refresh is refused.
+     * deleted, its access tokens denylisted on every instance) and the refresh is refused. Refreshes are not audited;
+     * a reuse is, without the request's address or user agent ({@link AuditLog.Origin#UNRECORDED}).
      */
-    public TokenPair refresh(String refreshToken, AuditLog.Origin origin) {
+    public TokenPair refresh(String refreshToken) {
         Instant now = clock.instant();
         String next = RefreshTokens.generate();
         byte[] hash = RefreshTokens.hash(refreshToken);
@@ -144,10 +159,11 @@ public final class AccountService {
                 return new Refreshed.Refused();
             }
             if (token.usedAt() != null) {
-                revokeSession(sessions, token.sessionId(), now);
-                audit.record(h, token.accountId(), "session.reuse_detected", origin,
+                SessionRows.Denial denial = revokeSession(sessions, token.sessionId(), now);
+                // The replay may come from whoever took the token, or from the holder after the taker refreshed.
+                audit.record(h, token.accountId(), "session.reuse_detected", AuditLog.Origin.UNRECORDED,
                         Map.of("sessionId", token.sessionId().toString()));
-                return new Refreshed.ReuseDetected();
+                return new Refreshed.ReuseDetected(denial);
             }
             sessions.spend(hash, now);
             // Spent tokens are kept until they expire, so that a replay is recognised (SessionCleanup deletes them).
@@ -159,9 +175,9 @@ public final class AccountService {
                 AccessTokens.Issued access = accessTokens.issue(accountId, sessionId);
                 yield TokenPair.bearer(access.token(), next, access.expiresIn());
             }
-            case Refreshed.ReuseDetected() -> {
+            case Refreshed.ReuseDetected(SessionRows.Denial denial) -> {
                 // This instance refuses the session's access tokens at once; the others on the notification.
-                denylist.reload();
+                denylist.deny(denial);
                 throw new Unauthenticated("This refresh token was already used, so the session "
                         + "has been revoked as a precaution; log in again");
             }
@@ -175,22 +191,39 @@ public final class AccountService {
      * {@code jti}) and every other access token of the session (by {@code sid}) are denylisted on every instance.
      */
     public void logout(SessionPrincipal caller, AuditLog.Origin origin) {
-        jdbi.useTransaction(h -> {
+        List<SessionRows.Denial> denials = jdbi.inTransaction(h -> {
             SessionRows sessions = h.attach(SessionRows.class);
             sessions.delete(caller.sessionId(), caller.accountId());
-            sessions.deny("jti", caller.jti(), caller.expiresAt());
-            sessions.deny("sid", caller.sessionId().toString(), sessionDenialEnd());
+            SessionRows.Denial token = sessions.deny("jti", caller.jti(), caller.expiresAt());
+            SessionRows.Denial session = sessions.deny("sid", caller.sessionId().toString(), sessionDenialEnd());
             audit.record(h, caller.accountId(), "logout", origin,
                     Map.of("sessionId", caller.sessionId().toString()));
+            return List.of(token, session);
         });
-        denylist.reload();
+        // This instance refuses them before answering; the others on the notifications.
+        denials.forEach(denylist::deny);
     }
 
-    /** Revokes a session on the caller's transaction: no refresh token of it works, nor any access token. */
-    private void revokeSession(SessionRows sessions, UUID sessionId, Instant now) {
+    /**
+     * Whether the live account with this email logged in from this client address (an IPv6 one by its /64) within
+     * {@link #usualAddressWindow}, as its {@code login} audit rows say: that address is spared by the login
+     * throttle's ceiling per email. An unknown email has no usual address.
+     */
+    private boolean isUsualAddress(String email, String address) {
+        String key = LoginThrottle.addressKey(address);
+        List<String> logins = jdbi.withHandle(h -> h.attach(AccountRows.class)
+                .loginAddresses(email, EmailIdentity.of(email), clock.instant().minus(usualAddressWindow)));
+        return logins.stream().map(LoginThrottle::addressKey).anyMatch(key::equals);
+    }
+
+    /**
+     * Revokes a session on the caller's transaction: no refresh token of it works, nor any access token. Answers its
+     * denylist row, for this instance to refuse once committed.
+     */
+    private SessionRows.Denial revokeSession(SessionRows sessions, UUID sessionId, Instant now) {
         sessions.revoke(sessionId, now);
         sessions.deleteRefreshTokens(sessionId);
-        sessions.deny("sid", sessionId.toString(), sessionDenialEnd());
+        return sessions.deny("sid", sessionId.toString(), sessionDenialEnd());
     }
 
     /**
@@ -212,8 +245,8 @@ public final class AccountService {
         record Rotated(UUID accountId, UUID sessionId) implements Refreshed {
         }
 
-        /** A spent token came back: the session is revoked. */
-        record ReuseDetected() implements Refreshed {
+        /** A spent token came back: the session is revoked, and denied by this row. */
+        record ReuseDetected(SessionRows.Denial denial) implements Refreshed {
         }
 
         /** Unknown, expired, or of a revoked session or deleted account. */

@@ -115,7 +115,7 @@ public final class AuthResource {
             JsonBody.Fields fields = bodies.read(contentType, body, Set.of("refreshToken"));
             String refreshToken = fields.text("refreshToken", true);
             fields.validate();
-            return tokens(accounts.refresh(refreshToken, Origins.of(request)));
+            return tokens(accounts.refresh(refreshToken));
         }
         Optional<JsonBody.Fields> fields = bodies.readIfAny(contentType, body, Set.of("refreshToken"));
         String fromBody = null;
@@ -123,7 +123,7 @@ public final class AuthResource {
             fromBody = fields.get().text("refreshToken", false);
             fields.get().validate();
         }
-        return tokens(accounts.refresh(fromBody != null ? fromBody : fromCookie(cookie, csrf), Origins.of(request)));
+        return tokens(accounts.refresh(fromBody != null ? fromBody : fromCookie(cookie, csrf)));
     }
 
     /** Ends the session of the access token sent, and clears the refresh-token cookie; takes no body. */

@@ -35,6 +35,11 @@ public final class AuthSettings {
     @NotNull
     @JsonProperty
     private ThrottleSettings signupThrottle = new ThrottleSettings(20, Duration.days(1));
+    /** Email changes per account ({@code PATCH /v1/me}), those refused as taken included. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ThrottleSettings emailChangeThrottle = new ThrottleSettings(10, Duration.hours(1));
 
     public String getIssuer() {
         return issuer;
@@ -63,5 +68,9 @@ public final class AuthSettings {
 
     public ThrottleSettings getSignupThrottle() {
         return signupThrottle;
+    }
+
+    public ThrottleSettings getEmailChangeThrottle() {
+        return emailChangeThrottle;
     }
 }

@@ -5,7 +5,9 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.api.domain.KeyedThrottle;
 import pe.quipu.api.plans.AccountLimitsCache;
 
 import java.sql.SQLException;
@@ -28,11 +30,17 @@ public final class Profiles {
     private final Jdbi jdbi;
     private final AuditLog audit;
     private final AccountLimitsCache limits;
+    private final KeyedThrottle emailChanges;
 
-    public Profiles(Jdbi jdbi, AuditLog audit, AccountLimitsCache limits) {
+    /**
+     * @param emailChanges email changes per account: each 409 tells that another account holds the address, so
+     *                     without a bound one account could list who has an account, or hunt addresses to squat
+     */
+    public Profiles(Jdbi jdbi, AuditLog audit, AccountLimitsCache limits, KeyedThrottle emailChanges) {
         this.jdbi = jdbi;
         this.audit = audit;
         this.limits = limits;
+        this.emailChanges = emailChanges;
     }
 
     /** What a rectification changes; a null member is left as it is. */
@@ -47,7 +55,9 @@ public final class Profiles {
     /**
      * Applies the rectification and answers the profile as it now is. Only the members whose value really changes
      * are written, and the audit row ({@code rectification}) names them; nothing changed writes nothing. A taken
-     * email is {@link Conflict}; a deleted (or unknown) account, {@link #accountGone()}.
+     * email is {@link Conflict}; a deleted (or unknown) account, {@link #accountGone()}. A change of email, taken or
+     * not, counts against the account's email changes, and is {@link RateLimited} when they are spent (the whole
+     * rectification is then refused); a rectification that keeps the email does not count.
      */
     public Account rectify(UUID accountId, Rectification changes, AuditLog.Origin origin) {
         Result result;
@@ -66,6 +76,8 @@ public final class Profiles {
                     changed.add("nombre");
                 }
                 if (!next.email().equals(current.email())) {
+                    // Counted before the address is tried, so that a 409 spends one too.
+                    emailChanges.take(accountId.toString());
                     changed.add("email");
                 }
                 if (next.usageAlertPercent() != current.usageAlertPercent()) {

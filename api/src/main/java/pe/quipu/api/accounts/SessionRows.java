@@ -5,8 +5,8 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -59,14 +59,29 @@ interface SessionRows {
     @SqlUpdate("delete from sessions where id = :id and account_id = :accountId")
     void delete(UUID id, UUID accountId);
 
-    /** A denylist row ({@code kind} jti or sid); its insert notifies every instance (004-token-denylist). */
-    @SqlUpdate("""
+    /**
+     * A denylist row ({@code kind} jti or sid), or a later expiry for one that exists; answers the row as it now is.
+     * Its insert, or a later expiry, notifies every instance (004-token-denylist, 018-token-denylist-extended).
+     */
+    @SqlQuery("""
             insert into token_denylist (kind, value, expires_at) values (:kind, :value, :until)
-            on conflict (kind, value) do update set expires_at = greatest(token_denylist.expires_at, excluded.expires_at)""")
-    void deny(String kind, String value, Instant until);
+            on conflict (kind, value) do update set expires_at = greatest(token_denylist.expires_at, excluded.expires_at)
+            returning kind || ':' || value as key, expires_at""")
+    @RegisterConstructorMapper(Denial.class)
+    Denial deny(String kind, String value, Instant until);
 
-    @SqlQuery("select kind || ':' || value from token_denylist where expires_at > :now")
-    Set<String> denied(Instant now);
+    /** A denylist row: {@code jti:<value>} or {@code sid:<value>}, and until when. */
+    record Denial(String key, Instant expiresAt) {
+    }
+
+    /** Every unexpired denylist row: read at start, and when notifications may have been missed. */
+    @SqlQuery("select kind || ':' || value as key, expires_at from token_denylist where expires_at > :now")
+    @RegisterConstructorMapper(Denial.class)
+    List<Denial> denied(Instant now);
+
+    /** One denylist row's expiry, by its primary key: what a notification of it needs. */
+    @SqlQuery("select expires_at from token_denylist where kind = :kind and value = :value")
+    Optional<Instant> denial(String kind, String value);
 
     @SqlUpdate("delete from refresh_tokens where expires_at <= :now")
     int deleteExpiredRefreshTokens(Instant now);

@@ -14,8 +14,9 @@ import java.util.UUID;
 
 /**
  * The audit log (contract §8): one row per account action, written on the caller's handle so that it commits with
- * the action. Details never hold a secret (no key, password or token): only ids, prefixes, names and plans. Rows are
- * kept {@link #RETENTION} (the export's "last 12 months"), then {@link #prune}d.
+ * the action. Details never hold a secret (no key, password or token): only ids, prefixes, names and plans; nor a
+ * value that the account holder's rectification replaces (the email, the nombre), which would outlive it here. Rows
+ * are kept {@link #RETENTION} (the export's "last 12 months"), then {@link #prune}d.
  */
 public final class AuditLog {
 
@@ -32,6 +33,11 @@ public final class AuditLog {
     /** Where an action came from: the client's address and user agent (either may be null, e.g. for operator tasks). */
     public record Origin(String ip, String userAgent) {
         public static final Origin OPERATOR = new Origin(null, "operator");
+        /**
+         * For a row about the account written on a request that may be someone else's (a failed login, a replayed
+         * refresh token): that person's address and user agent are not the account holder's data, so none is kept.
+         */
+        public static final Origin UNRECORDED = new Origin(null, null);
     }
 
     public void record(Handle handle, UUID accountId, String action, Origin origin, Map<String, ?> details) {

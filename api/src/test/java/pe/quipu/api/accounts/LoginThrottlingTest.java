@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
- * Login throttling per email over HTTP, with config.yml's numbers: 5 failures per 15 minutes. (The per-address
- * limit is lifted for the tests, where every request comes from 127.0.0.1; LoginThrottleTest covers it.)
+ * Login throttling per email and client address over HTTP, with config.yml's numbers: 5 failures per 15 minutes.
+ * (The per-address limit is lifted for the tests, where most requests come from 127.0.0.1; LoginThrottleTest covers
+ * it. TargetedLockoutTest covers other addresses and the ceiling per email.)
  */
 class LoginThrottlingTest {
 

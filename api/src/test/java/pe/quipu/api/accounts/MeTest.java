@@ -191,7 +191,8 @@ class MeTest {
         // listener: only the rectification's own eviction can make the cache see the change.
         Jdbi jdbi = quipu.database.jdbi();
         AccountLimitsCache limits = new AccountLimitsCache(jdbi, new PlanTable(quipu.configuration().getPlans()));
-        Profiles profiles = new Profiles(jdbi, new AuditLog(quipu.clock, quipu.json), limits);
+        Profiles profiles = new Profiles(jdbi, new AuditLog(quipu.clock, quipu.json), limits,
+                quipu.configuration().getAuth().getEmailChangeThrottle().throttle("email changes", quipu.clock));
         assertThat(limits.get(session.accountId()).orElseThrow().usageAlertPercent()).isEqualTo(80);
 
         profiles.rectify(session.accountId(), new Profiles.Rectification(null, null, 35),

@@ -16,9 +16,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Requests to one running Quipu over real HTTP, from 127.0.0.1: {@code key} is sent as
+ * Requests to one running Quipu over real HTTP, from 127.0.0.1 (or another loopback address, {@link #from}): {@code key} is sent as
  * {@code Authorization: Bearer <key>} when not null, {@code headers} are name, value, name, value…
  *
  * <p>Every answer of the application connector is checked against the OpenAPI document ({@link OpenApiContract}):
@@ -27,11 +29,39 @@ import java.time.Duration;
 public abstract class QuipuClient {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /** Clients bound to other loopback addresses ({@link #from}), one per address. */
+    private static final Map<String, HttpClient> FROM = new ConcurrentHashMap<>();
 
     public final ObjectMapper json = new ObjectMapper().findAndRegisterModules();
 
     /** The running application this client talks to. */
     protected abstract DropwizardTestSupport<QuipuConfiguration> support();
+
+    /** The HTTP client requests go out on: from 127.0.0.1 unless {@link #from} said otherwise. */
+    HttpClient http() {
+        return HTTP;
+    }
+
+    /**
+     * The same application, with requests sent from {@code loopbackAddress} (any of 127.0.0.0/8, all loopback), so
+     * that the application sees another client address: for limits and records per client address.
+     */
+    public QuipuClient from(String loopbackAddress) {
+        QuipuClient to = this;
+        HttpClient client = FROM.computeIfAbsent(loopbackAddress, a -> HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(5)).localAddress(InetAddress.ofLiteral(a)).build());
+        return new QuipuClient() {
+            @Override
+            protected DropwizardTestSupport<QuipuConfiguration> support() {
+                return to.support();
+            }
+
+            @Override
+            HttpClient http() {
+                return client;
+            }
+        };
+    }
 
     public QuipuApplication application() {
         return (QuipuApplication) support().getApplication();
@@ -77,7 +107,7 @@ public abstract class QuipuClient {
         }
         try {
             HttpRequest request = builder.timeout(Duration.ofSeconds(30)).build();
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http().send(request, HttpResponse.BodyHandlers.ofString());
             if (request.uri().getPort() == port()) {
                 URI uri = request.uri();
                 OpenApiContract.get().check(new OpenApiContract.Answer(request.method(),
