@@ -56,7 +56,8 @@ import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
 import pe.quipu.api.fx.TipoCambioResource;
 import pe.quipu.api.http.CredentialPlacement;
-import pe.quipu.api.http.WarmUp;
+import pe.quipu.api.http.ETags;
+import pe.quipu.api.training.WarmUp;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Problem;
 import pe.quipu.api.http.ProblemErrorHandler;
@@ -376,7 +377,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         notifications.on(RegistryChanges.CHANNEL, payload -> registryChanged.run(), registryChanged);
         notifications.on(SunatLists.CHANNEL, payload -> includedCache.changed(), includedCache::changed);
         RucRegistry registry = new RucRegistry(jdbi);
-        RucAnswers rucAnswers = new RucAnswers(registry, json, rucCache);
+        RucAnswers rucAnswers = new RucAnswers(registry, json, rucCache, ETags::strong);
         environment.jersey().register(new RucResource(new IncludedAnswers(rucAnswers,
                 new RucLists(jdbi, code -> ubigeos.catalogue().find(code)), json, includedCache), json, limits));
         environment.jersey().register(new RucSearchResource(new RucSearch(jdbi), rucAnswers,

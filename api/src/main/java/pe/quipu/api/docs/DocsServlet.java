@@ -4,7 +4,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import pe.quipu.api.ruc.ETags;
+import pe.quipu.api.http.ETags;
 
 import java.io.IOException;
 import java.util.Map;

@@ -105,7 +105,7 @@ public final class IncludedAnswers {
             }
             body.write('}');
             byte[] bytes = body.toByteArray();
-            return new RucAnswers.Answer(record.ruc(), bytes, ETags.strong(bytes));
+            return registry.answer(record.ruc(), bytes);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("lists and premises always serialise", e);
         }

@@ -25,6 +25,7 @@ import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.DomainException.PlanForbids;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.http.ApiProblem;
+import pe.quipu.api.http.ETags;
 import pe.quipu.api.http.ProblemType;
 import pe.quipu.api.http.RequestBody;
 import pe.quipu.api.metering.CostsUnits;

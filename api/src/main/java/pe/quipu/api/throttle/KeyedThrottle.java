@@ -1,4 +1,4 @@
-package pe.quipu.api.domain;
+package pe.quipu.api.throttle;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

@@ -1,4 +1,4 @@
-package pe.quipu.api.ruc;
+package pe.quipu.api.http;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,4 +1,4 @@
-package pe.quipu.api.domain;
+package pe.quipu.api.throttle;
 
 import io.github.bucket4j.TimeMeter;
 

@@ -1,4 +1,4 @@
-package pe.quipu.api.domain;
+package pe.quipu.api.throttle;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;

@@ -1,4 +1,4 @@
-package pe.quipu.api.http;
+package pe.quipu.api.training;
 
 import org.junit.jupiter.api.Test;
 

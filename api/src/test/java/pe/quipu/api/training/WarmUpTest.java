@@ -1,4 +1,4 @@
-package pe.quipu.api.http;
+package pe.quipu.api.training;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package pe.quipu.api.http;
+package pe.quipu.api.training;
 
 import ch.qos.logback.access.common.spi.IAccessEvent;
 import ch.qos.logback.core.Appender;
