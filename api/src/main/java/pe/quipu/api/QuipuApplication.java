@@ -48,9 +48,8 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.db.ExactCache;
 import pe.quipu.api.db.NotificationListener;
-import pe.quipu.api.dashboard.DashboardServlet;
+import pe.quipu.api.dashboard.Dashboard;
 import pe.quipu.api.docs.DocsAssets;
-import pe.quipu.api.docs.DocsServlet;
 import pe.quipu.api.fx.ExchangeRateService;
 import pe.quipu.api.fx.ExchangeRateStore;
 import pe.quipu.api.fx.RateCapture;
@@ -332,9 +331,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 configuration.getPrivacy(), plans, limits, meter)));
 
         // Interactive docs: Swagger UI over /v1/openapi.json, from this origin, under a strict CSP.
-        environment.servlets().addServlet("docs", new DocsServlet(DocsAssets.load())).addMapping("/docs/*");
+        environment.servlets().addServlet("docs", DocsAssets.servlet()).addMapping("/docs/*");
         // The developer dashboard: plain HTML, CSS and JavaScript modules over the public API, from this origin.
-        environment.servlets().addServlet("dashboard", DashboardServlet.load()).addMapping("/app/*");
+        environment.servlets().addServlet("dashboard", Dashboard.servlet()).addMapping("/app/*");
 
         // Status and data freshness.
         DataFreshness freshness = new DataFreshness(jdbi);

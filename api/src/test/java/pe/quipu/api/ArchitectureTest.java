@@ -29,13 +29,18 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 @AnalyzeClasses(packages = "pe.quipu", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
-    /** Resources, JAX-RS filters and providers, operator tasks, and the http package: where HTTP is spoken. */
+    /**
+     * Resources, JAX-RS filters and providers, operator tasks, the http package, and the two web pages' packages
+     * (docs, dashboard: files served as they are, no service behind them): where HTTP is spoken.
+     */
     private static final DescribedPredicate<JavaClass> HTTP_EDGE = DescribedPredicate.describe("the HTTP edge",
             (JavaClass c) -> c.isAnnotatedWith(Path.class)
                     || c.isAssignableTo(ContainerRequestFilter.class) || c.isAssignableTo(ContainerResponseFilter.class)
                     || c.isAssignableTo(DynamicFeature.class) || c.isAssignableTo(ExceptionMapper.class)
                     || c.isAssignableTo(HttpServlet.class)
-                    || c.getPackageName().startsWith("pe.quipu.api.http"));
+                    || c.getPackageName().startsWith("pe.quipu.api.http")
+                    || c.getPackageName().equals("pe.quipu.api.docs")
+                    || c.getPackageName().equals("pe.quipu.api.dashboard"));
 
     @ArchTest
     static final ArchRule modules_are_free_of_cycles = slices().matching("pe.quipu.(*)..").should().beFreeOfCycles();
