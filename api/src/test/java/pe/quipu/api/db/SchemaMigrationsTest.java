@@ -2,8 +2,8 @@ package pe.quipu.api.db;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.api.auth.Scope;
-import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.db.SchemaMigrations;
 
@@ -69,7 +69,7 @@ class SchemaMigrationsTest {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getString("plan")).isEqualTo("free");
                 assertThat(rs.getObject("renews_at", OffsetDateTime.class).toInstant())
-                        .isEqualTo(Subscriptions.nextMonthStart(Instant.now()));
+                        .isEqualTo(LimaCalendar.nextMonthStart(Instant.now()));
             }
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> quipu.get("/v1/ubigeos/150101", key).statusCode() == 200);
