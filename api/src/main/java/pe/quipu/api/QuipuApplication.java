@@ -24,7 +24,6 @@ import pe.quipu.api.accounts.PurgeDeletedTask;
 import pe.quipu.api.accounts.AccountService;
 import pe.quipu.api.accounts.AuthResource;
 import pe.quipu.api.accounts.AuthSettings;
-import pe.quipu.api.accounts.EmailIdentityBackfill;
 import pe.quipu.api.accounts.GenerateSigningKeyCommand;
 import pe.quipu.api.accounts.GrantAdminTask;
 import pe.quipu.api.accounts.JwksResource;
@@ -205,8 +204,6 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
                 configuration.getDatabase().maxConnections());
         // JdbiFactory also registers the "database" health check, running the pool's validation query.
         Jdbi jdbi = QuipuJdbi.configure(new JdbiFactory().build(environment, dataSource, "database"));
-        // Changeset 012's column, computed in Java: before anything looks an account up by its email.
-        EmailIdentityBackfill.run(jdbi);
         // One LISTEN connection for every table whose changes reach this instance's in-memory copies.
         NotificationListener notifications = new NotificationListener(database);
 

@@ -5,7 +5,7 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.Conflict;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.throttle.KeyedThrottle;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.domain.DomainException.Unauthenticated;

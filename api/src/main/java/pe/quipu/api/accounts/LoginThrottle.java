@@ -6,7 +6,7 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
 import pe.quipu.api.throttle.ClockTimeMeter;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.core.accounts.EmailIdentity;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;

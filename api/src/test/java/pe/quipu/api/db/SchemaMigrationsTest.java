@@ -28,7 +28,8 @@ class SchemaMigrationsTest {
     @Test
     void every_bundled_changeset_is_declared_and_applied() throws Exception {
         assertThat(SchemaMigrations.declaredChangesets())
-                .contains("quipu:001-accounts", "quipu:003-registry-content-hash", "quipu:004-audit-log");
+                .contains("quipu:001-accounts", "quipu:003-registry-content-hash", "quipu:004-audit-log",
+                        "quipu:021-email-identity-backfill");
         try (Connection c = quipu.database.connection()) {
             assertThat(SchemaMigrations.upToDate(c)).isTrue();
         }

@@ -1,4 +1,4 @@
-package pe.quipu.api.domain;
+package pe.quipu.core.accounts;
 
 import java.lang.Character.UnicodeScript;
 import java.net.IDN;
