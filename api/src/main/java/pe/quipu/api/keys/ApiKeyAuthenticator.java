@@ -26,11 +26,11 @@ import java.util.stream.Collectors;
  * request. The cache's expiry is only a safety net for a missed notification. Each success is noted in
  * {@link KeyLastUse} (memory only).
  *
- * <p>A well-formed key that is not found (or no longer usable: past its grace) is remembered as missing for {@link #MISS_KEPT} of the clock, in a cache of
- * its own bounded to {@link #MISSES_KEPT} hashes, so that a client retrying a revoked or mistyped key, or many
- * clients replaying one list of guesses, cost the database one lookup per key and period rather than one per
- * request. Misses never push usable keys out of their cache. A key row written later (an insert notifies too)
- * forgets the miss at once.
+ * <p>A well-formed key that is not found (or no longer usable: past its grace) is remembered as missing for
+ * {@link #MISS_KEPT} of the injected clock, in a cache of its own bounded to {@link #MISSES_KEPT} hashes, so that a
+ * client retrying a revoked or mistyped key, or many clients replaying one list of guesses, cost the database one
+ * lookup per key and period rather than one per request. Misses never push usable keys out of their cache. A key row
+ * written later (an insert notifies too) forgets the miss at once.
  */
 public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPrincipal> {
 

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -225,7 +226,7 @@ final class WebhookUrls {
         }
     }
 
-    private static String seconds(java.time.Duration waited) {
+    private static String seconds(Duration waited) {
         long millis = waited.toMillis();
         return millis % 1000 == 0 ? millis / 1000 + (millis == 1000 ? " second" : " seconds") : millis + " ms";
     }

@@ -48,7 +48,8 @@ class BoundedResolverTest {
         BoundedResolver resolver = new BoundedResolver(host -> {
             throw new UnknownHostException(host);
         }, BOUND);
-        assertThatThrownBy(() -> resolver.resolve("nowhere.example.com")).isExactlyInstanceOf(UnknownHostException.class);
+        assertThatThrownBy(() -> resolver.resolve("nowhere.example.com"))
+                .isExactlyInstanceOf(UnknownHostException.class);
     }
 
     @Test

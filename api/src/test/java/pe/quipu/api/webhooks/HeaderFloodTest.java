@@ -102,7 +102,8 @@ class HeaderFloodTest {
             String key = quipu.accounts.newKey(Scope.WEBHOOKS_MANAGE, Scope.UBIGEOS_READ);
             List<String> endpoints = new ArrayList<>();
             for (int i = 0; i < ATTEMPTS; i++) {
-                endpoints.add(createEndpoint(quipu, key, receiver.url("/flood-" + i), "key.created").get("id").asText());
+                endpoints.add(createEndpoint(quipu, key, receiver.url("/flood-" + i), "key.created")
+                        .get("id").asText());
             }
             Child child = startApi();
             for (int i = 0; i < 200; i++) {
