@@ -10,6 +10,11 @@ final class ErrorKind {
     static final String CONNECTION_REFUSED = "connection_refused";
     static final String DNS = "dns";
     static final String TLS = "tls";
+    /**
+     * What came back is not an HTTP answer Quipu reads: a status line or header that does not parse, or a head
+     * (status line and headers) over {@link WebhookSender#MAX_HEAD} bytes.
+     */
+    static final String INVALID_RESPONSE = "invalid_response";
     /** The pinned address is refused by the address rules as they stand at the attempt. */
     static final String BLOCKED_ADDRESS = "blocked_address";
 

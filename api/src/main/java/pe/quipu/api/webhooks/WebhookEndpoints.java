@@ -67,8 +67,21 @@ public final class WebhookEndpoints {
         return jdbi.withHandle(h -> view(h, accountId, id));
     }
 
-    /** A new endpoint, with its secret (shown this once). */
+    /**
+     * A new endpoint, with its secret (shown this once). What can refuse it without DNS (the plan's cap, the events) is
+     * checked before the URL's host is resolved, and again, under the account's lock, after.
+     */
     public EndpointView create(UUID accountId, Changes changes, AuditLog.Origin origin) {
+        jdbi.useHandle(h -> {
+            EndpointRows rows = h.attach(EndpointRows.class);
+            boolean admin = rows.isAdmin(accountId)
+                    .orElseThrow(() -> new Unauthenticated("The account of this API key no longer exists"));
+            int cap = cap(accountId);
+            if (cap == 0 || rows.count(accountId) >= cap) {
+                throw new PlanForbids(capDetail(cap));
+            }
+            checkEvents(changes.events(), admin);
+        });
         Pinned pinned = pin(changes.url());
         return jdbi.inTransaction(h -> {
             EndpointRows rows = h.attach(EndpointRows.class);
@@ -90,7 +103,18 @@ public final class WebhookEndpoints {
         });
     }
 
+    /**
+     * Changes what {@code changes} names. A new URL's host is resolved only for an endpoint of the account, on a plan
+     * that includes endpoints: an account without webhooks makes no lookup.
+     */
     public EndpointView update(UUID accountId, UUID id, Changes changes, AuditLog.Origin origin) {
+        if (changes.url() != null) {
+            get(accountId, id);
+            int cap = cap(accountId);
+            if (cap == 0) {
+                throw new PlanForbids(capDetail(cap));
+            }
+        }
         Pinned pinned = changes.url() == null ? null : pin(changes.url());
         return jdbi.inTransaction(h -> {
             EndpointRows rows = h.attach(EndpointRows.class);
@@ -314,6 +338,9 @@ public final class WebhookEndpoints {
         /** Serialises an account's endpoint changes (the plan's cap); says whether it has admin rights. */
         @SqlQuery("select is_admin from accounts where id = :accountId and deleted_at is null for update")
         Optional<Boolean> lockAccount(UUID accountId);
+
+        @SqlQuery("select is_admin from accounts where id = :accountId and deleted_at is null")
+        Optional<Boolean> isAdmin(UUID accountId);
 
         @SqlQuery("select count(*) from webhook_endpoints where account_id = :accountId")
         int count(UUID accountId);

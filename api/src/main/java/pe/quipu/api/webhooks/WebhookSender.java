@@ -11,6 +11,7 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 import javax.net.ssl.SSLException;
@@ -38,7 +39,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Sends one attempt with Jetty's asynchronous client: the connection goes to the endpoint's pinned address (never a
  * fresh DNS answer), while the URL's host stays in {@code Host}, in TLS SNI and in the certificate check. Redirects
- * are not followed, no proxy or cookie is used, and at most {@link #MAX_BODY} bytes of a response are read.
+ * are not followed, no proxy or cookie is used, and at most {@link #MAX_HEAD} bytes of a response's head and
+ * {@link #MAX_BODY} bytes of its body are read.
  */
 final class WebhookSender implements AutoCloseable {
 
@@ -49,6 +51,12 @@ final class WebhookSender implements AutoCloseable {
     static final String USER_AGENT = "Quipu-Webhooks/1.0";
     /** Responses over this many bytes fail the attempt ({@code body_too_large}); the spec's 1 MB. */
     static final int MAX_BODY = 1 << 20;
+    /**
+     * A response whose head (status line, headers, the empty line) is longer fails the attempt
+     * ({@code invalid_response}). Jetty's client sets no limit of its own, and keeps a header's value whole in memory
+     * while it is parsed: a receiver that sends one header line without end would fill the heap.
+     */
+    static final int MAX_HEAD = 8 * 1024;
     /** The start of a response body kept in the attempt's record. */
     static final int KEPT_BODY = 2048;
 
@@ -95,6 +103,7 @@ final class WebhookSender implements AutoCloseable {
         client.setMaxConnectionsPerDestination(perEndpointConcurrency);
         client.setMaxRequestsQueuedPerDestination(100_000);
         client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, USER_AGENT));
+        client.setMaxResponseHeadersSize(MAX_HEAD);
         client.setHttpCookieStore(new HttpCookieStore.Empty());
         client.setSocketAddressResolver((host, port, context, promise) -> {
             // Only a pinned address is ever connected to; a request without one is refused, never resolved.
@@ -157,11 +166,18 @@ final class WebhookSender implements AutoCloseable {
         private final boolean https;
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
         private long read;
+        /** The status line's code, once it was read: what the receiver said, before anything failed. */
+        private Integer answered;
 
         Collector(CompletableFuture<Outcome> outcome, long started, boolean https) {
             this.outcome = outcome;
             this.started = started;
             this.https = https;
+        }
+
+        @Override
+        public void onBegin(Response response) {
+            answered = response.getStatus() > 0 ? response.getStatus() : null;
         }
 
         @Override
@@ -194,6 +210,10 @@ final class WebhookSender implements AutoCloseable {
             String body = text(kept.toByteArray());
             if (result.isFailed()) {
                 String kind = kindOf(result.getFailure());
+                if (kind.equals(ErrorKind.INVALID_RESPONSE)) {
+                    // Jetty puts a code of its own on a response it could not parse (400 for a bad status line).
+                    status = answered;
+                }
                 if (https && kind.equals(ErrorKind.CONNECTION_REFUSED) && !(rootConnectFailure(result.getFailure()))
                         && !provenConnections.contains(result.getRequest().getConnection())) {
                     // The TCP connection was made, but no request ever went through it: the TLS handshake did not
@@ -218,6 +238,11 @@ final class WebhookSender implements AutoCloseable {
             switch (t) {
                 case BodyTooLarge _ -> {
                     return ErrorKind.BODY_TOO_LARGE;
+                }
+                case HttpException _ -> {
+                    // Jetty's HTTP parser refused the answer: a head over MAX_HEAD, a status line or header that is
+                    // not HTTP (whatever else it caught while parsing comes wrapped in one of these too).
+                    return ErrorKind.INVALID_RESPONSE;
                 }
                 case TimeoutException _, SocketTimeoutException _ -> {
                     return ErrorKind.TIMEOUT;

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -172,17 +173,24 @@ final class WebhookUrls {
         List<InetAddress> addresses;
         try {
             addresses = resolver.resolve(host);
+        } catch (BoundedResolver.TimedOut e) {
+            return refused(e.waited().isZero()
+                    ? "the host " + host + " could not be resolved now (too many lookups under way); try again later"
+                    : "the host " + host + " did not resolve within " + seconds(e.waited())
+                            + "; check its name servers, or try again later");
         } catch (UnknownHostException e) {
             return refused("the host " + host + " does not resolve");
         }
         if (addresses == null || addresses.isEmpty()) {
             return refused("the host " + host + " does not resolve");
         }
-        // Every address is checked, as a connection may use any of them; one private answer refuses the host.
+        // Every address is checked, as a connection may use any of them; one private answer refuses the host. The
+        // address is not named: what an internal name resolves to is the operator's network, not the caller's to
+        // learn (a literal the caller wrote is named, above).
         for (InetAddress address : addresses) {
-            Optional<String> refusal = rules.refusal(address);
-            if (refusal.isPresent()) {
-                return refused("the host " + host + " resolves to a non-public address: " + refusal.get());
+            if (rules.refusal(address).isPresent()) {
+                return refused("the host " + host + " resolves to a non-public address; webhooks are delivered to "
+                        + "public addresses only");
             }
         }
         // The resolver's first answer is kept rather than the first IPv4 one: its order is the system's address
@@ -216,6 +224,11 @@ final class WebhookUrls {
         } catch (URISyntaxException e) {
             return null;
         }
+    }
+
+    private static String seconds(Duration waited) {
+        long millis = waited.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + (millis == 1000 ? " second" : " seconds") : millis + " ms";
     }
 
     private static String stripTrailingDot(String host) {

@@ -40,7 +40,8 @@ public final class Webhooks {
         this.rules = new AddressRules(settings.isAllowPrivateNetworks());
         this.store = new DeliveryStore(jdbi, json);
         this.endpoints = new WebhookEndpoints(jdbi, clock,
-                new WebhookUrls(settings.allowHttp(production), rules, resolver::resolve), limits, outbox, store,
+                new WebhookUrls(settings.allowHttp(production), rules,
+                        new BoundedResolver(resolver::resolve, BoundedResolver.TIMEOUT)), limits, outbox, store,
                 audit, settings.rotationGrace());
     }
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.testing.QuipuExtension;
+import pe.quipu.api.testing.RawHttpReceiver;
 import pe.quipu.api.testing.WebhookReceiver;
 import pe.quipu.api.testing.WebhookReceiver.Behaviour;
 
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 import static pe.quipu.api.webhooks.DeliveryTestKit.PATIENCE;
 import static pe.quipu.api.webhooks.DeliveryTestKit.awaitLogged;
@@ -185,6 +187,74 @@ class DeliveryFailureKindsTest {
         assertThat(receiver.next(PATIENCE).path()).isEqualTo("/slow");
         JsonNode attempt = assertFirstAttemptFailed(endpoint, sent, "timeout", null);
         assertThat(attempt.get("latencyMs").asInt()).isGreaterThanOrEqualTo(1_900);
+    }
+
+    /**
+     * A status line, then one header that never ends: the attempt fails as soon as the head passes 8 KiB, with the
+     * status the line gave, and the connection is closed (before, it was read until the attempt's timeout).
+     */
+    @Test
+    void anAnswerWhoseHeaderNeverEndsIsAnInvalidResponse() {
+        try (RawHttpReceiver flood = RawHttpReceiver.start(RawHttpReceiver.Answer.endless(
+                "HTTP/1.1 200 OK\r\nX-Flood: ", "a".repeat(16 * 1024), Duration.ofSeconds(30)))) {
+            String endpoint = endpointFor(flood.url("/flood"));
+            DeliveryTestKit.Sent sent = sendTest(quipu, key, endpoint);
+
+            JsonNode attempt = assertFirstAttemptFailed(endpoint, sent, "invalid_response", 200);
+            assertThat(attempt.get("latencyMs").asInt()).as("well within the 2 s timeout").isLessThan(1_000);
+            await().atMost(PATIENCE).until(() -> flood.finished().size() == 1);
+            assertThat(flood.finished().getFirst().clientHungUp()).isTrue();
+        }
+    }
+
+    /** Ten thousand small header lines, then the end of the head: too many bytes of head all the same. */
+    @Test
+    void anAnswerOfTenThousandHeaderLinesIsAnInvalidResponse() {
+        StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n");
+        for (int i = 0; i < 10_000; i++) {
+            head.append("X-Line-").append(i).append(": ").append(i).append("\r\n");
+        }
+        try (RawHttpReceiver lines = RawHttpReceiver.start(RawHttpReceiver.Answer.bytes(head + "\r\n"))) {
+            String endpoint = endpointFor(lines.url("/lines"));
+            DeliveryTestKit.Sent sent = sendTest(quipu, key, endpoint);
+
+            assertFirstAttemptFailed(endpoint, sent, "invalid_response", 200);
+        }
+    }
+
+    /**
+     * A head of 8 KiB (status line, headers and the empty line) is read; one of 9 KiB is not. (Jetty's count leaves
+     * out the status line's version, so the limit falls 8 bytes past 8 KiB: the test stays clear of it.)
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {8 * 1024, 9 * 1024})
+    void aHeadOfEightKibibytesIsReadAndOneOfNineIsAnInvalidResponse(int size) {
+        String start = "HTTP/1.1 204 No Content\r\nX-Pad: ";
+        String head = start + "p".repeat(size - start.length() - 4) + "\r\n\r\n";
+        assertThat(head).hasSize(size);
+        try (RawHttpReceiver exact = RawHttpReceiver.start(RawHttpReceiver.Answer.bytes(head))) {
+            String endpoint = endpointFor(exact.url("/exact"));
+            DeliveryTestKit.Sent sent = sendTest(quipu, key, endpoint);
+
+            if (size == 8 * 1024) {
+                JsonNode record = awaitLogged(quipu, key, endpoint, sent.deliveryId(), 1);
+                assertThat(record.get("status").asText()).as("%s", record).isEqualTo("delivered");
+                assertThat(record.get("responseCode").asInt()).isEqualTo(204);
+            } else {
+                assertFirstAttemptFailed(endpoint, sent, "invalid_response", 204);
+            }
+        }
+    }
+
+    /** What answers is not HTTP (here an SSH server on the URL's port): the answer is invalid, not refused. */
+    @Test
+    void anAnswerThatIsNotHttpIsAnInvalidResponse() {
+        try (RawHttpReceiver ssh = RawHttpReceiver.start(RawHttpReceiver.Answer.bytes("SSH-2.0-OpenSSH_9.6\r\n"))) {
+            String endpoint = endpointFor(ssh.url("/ssh"));
+            DeliveryTestKit.Sent sent = sendTest(quipu, key, endpoint);
+
+            assertFirstAttemptFailed(endpoint, sent, "invalid_response", null);
+        }
     }
 
     @Test

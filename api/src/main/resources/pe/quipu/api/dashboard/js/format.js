@@ -70,6 +70,7 @@ const ERRORS = {
   dns: "fallo de DNS",
   tls: "fallo de TLS",
   blocked_address: "dirección bloqueada",
+  invalid_response: "respuesta no válida (no es HTTP, o cabeceras de más de 8 KB)",
 };
 export function deliveryError(kind) {
   return kind ? ERRORS[kind] || kind : "—";
