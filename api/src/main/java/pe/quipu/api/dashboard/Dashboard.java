@@ -1,5 +1,6 @@
 package pe.quipu.api.dashboard;
 
+import io.dropwizard.core.setup.Environment;
 import pe.quipu.api.http.StaticFilesServlet;
 import pe.quipu.api.http.StaticFilesServlet.StaticFile;
 
@@ -31,8 +32,13 @@ public final class Dashboard {
     private Dashboard() {
     }
 
+    /** Serves {@code /app}, with every file of the dashboard read from the class path now. */
+    public static void serve(Environment environment) {
+        environment.servlets().addServlet("dashboard", servlet()).addMapping("/app/*");
+    }
+
     /** The servlet of {@code /app/*}, with every file of the dashboard read from the class path. */
-    public static StaticFilesServlet servlet() {
+    static StaticFilesServlet servlet() {
         Map<String, StaticFile> files = new LinkedHashMap<>();
         for (String name : FILES) {
             files.put("/" + name, StaticFile.read(Dashboard.class, name));

@@ -1,7 +1,7 @@
 package pe.quipu.api.fx;
 
 import org.slf4j.Logger;
-import pe.quipu.api.db.ExactCache;
+import pe.quipu.api.platform.ExactCache;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;

@@ -155,21 +155,4 @@ public final class UsageResource {
     @JsonPropertyOrder({"requests", "units"})
     public record Totals(long requests, long units) {
     }
-
-    /** The quota month: {@code start} inclusive, {@code end} exclusive (the next month's start), Lima months. */
-    public record Period(Instant start, Instant end) {
-    }
-
-    public record MonthlyQuota(long limit, long used, long remaining) {
-    }
-
-    public record Usage(String plan, Period period, MonthlyQuota monthlyQuota, int rateLimitRpm) {
-
-        /** The account's usage at {@code now}, {@code used} units into this Lima month (the personal-data export's too). */
-        public static Usage of(AccountLimits account, long used, Instant now) {
-            long limit = account.monthlyQuota();
-            return new Usage(account.plan(), new Period(LimaCalendar.monthStart(now), LimaCalendar.nextMonthStart(now)),
-                    new MonthlyQuota(limit, used, Math.max(0, limit - used)), account.rateLimitRpm());
-        }
-    }
 }

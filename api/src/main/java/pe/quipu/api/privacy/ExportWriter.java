@@ -3,7 +3,7 @@ package pe.quipu.api.privacy;
 import com.fasterxml.jackson.core.JsonGenerator;
 import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.api.audit.AuditLog;
-import pe.quipu.api.metering.UsageResource.Usage;
+import pe.quipu.api.metering.Usage;
 import pe.quipu.api.plans.Plan;
 import pe.quipu.api.plans.PlanTable;
 

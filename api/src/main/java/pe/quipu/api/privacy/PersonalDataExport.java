@@ -12,7 +12,7 @@ import pe.quipu.api.accounts.Profiles;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.metering.UsageMeter;
-import pe.quipu.api.metering.UsageResource.Usage;
+import pe.quipu.api.metering.Usage;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanTable;

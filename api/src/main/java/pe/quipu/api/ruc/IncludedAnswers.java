@@ -2,7 +2,7 @@ package pe.quipu.api.ruc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import pe.quipu.api.db.ExactCache;
+import pe.quipu.api.platform.ExactCache;
 import pe.quipu.core.ruc.Ruc;
 
 import java.io.ByteArrayOutputStream;

@@ -1,6 +1,7 @@
 package pe.quipu.api.training;
 
 import ch.qos.logback.access.common.spi.IAccessEvent;
+import com.codahale.metrics.MetricRegistry;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.AppenderAttachable;
@@ -11,9 +12,15 @@ import org.eclipse.jetty.server.RequestLog;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import io.dropwizard.core.setup.Environment;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.keys.ApiKeyAuthenticator;
+import pe.quipu.api.keys.ApiKeySecret;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -33,6 +40,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -95,6 +104,33 @@ public final class WarmUp extends AbstractLifeCycle {
         this.duration = duration;
         this.admitKey = admitKey;
         this.rucs = rucs;
+    }
+
+    /**
+     * Warms the server of {@code environment} up as it starts, with a key of every read scope admitted to
+     * {@code apiKeys} in memory only, over {@code rucs}; its counts are gauges ({@code …WarmUp.requests},
+     * {@code .failures}, {@code .millis}).
+     */
+    public static void install(Environment environment, Duration duration, ApiKeyAuthenticator apiKeys,
+                               Supplier<List<String>> rucs) {
+        WarmUp warmUp = new WarmUp(duration, () -> {
+            String secret = ApiKeySecret.generate().reveal();
+            return new Key(secret, apiKeys.admitInMemory(secret, new ApiKeyPrincipal(UUID.randomUUID(),
+                    ApiKeyPrincipal.WARM_UP_ACCOUNT, "qk_live_warm", Set.of(Scope.RUC_READ, Scope.UBIGEOS_READ),
+                    null)));
+        }, rucs);
+        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "requests"), warmUp::requests);
+        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "failures"), warmUp::failures);
+        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "millis"), warmUp::millis);
+        // A bean added after the handlers: Jetty starts the connectors last.
+        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
+            @Override
+            public void lifeCycleStarting(LifeCycle lifeCycle) {
+                if (lifeCycle instanceof Server jetty) {
+                    jetty.addBean(warmUp.of(jetty));
+                }
+            }
+        });
     }
 
     /** The server to warm up, whose bean this becomes. */

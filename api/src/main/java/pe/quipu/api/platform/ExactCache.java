@@ -1,4 +1,4 @@
-package pe.quipu.api.db;
+package pe.quipu.api.platform;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

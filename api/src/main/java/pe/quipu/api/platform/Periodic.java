@@ -1,4 +1,4 @@
-package pe.quipu.api.lifecycle;
+package pe.quipu.api.platform;
 
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;

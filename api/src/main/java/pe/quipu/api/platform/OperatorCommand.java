@@ -1,4 +1,4 @@
-package pe.quipu.api.db;
+package pe.quipu.api.platform;
 
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.cli.Cli;
@@ -7,9 +7,6 @@ import io.dropwizard.core.setup.Bootstrap;
 import net.sourceforge.argparse4j.inf.Namespace;
 import org.jdbi.v3.core.Handle;
 import pe.quipu.core.db.DatabaseSettings;
-import pe.quipu.core.db.QuipuDatabase;
-import pe.quipu.core.db.QuipuJdbi;
-import pe.quipu.core.db.SchemaMigrations;
 
 import java.time.Clock;
 
@@ -45,14 +42,17 @@ public abstract class OperatorCommand<C extends Configuration & OperatorCommand.
 
     @Override
     protected final void run(Bootstrap<C> bootstrap, Namespace namespace, C configuration) {
-        try (QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "cli")) {
-            SchemaMigrations.apply(database);
-            QuipuJdbi.connectingTo(database, "cli " + getName()).useTransaction(h -> run(namespace, h));
+        try (Platform platform = Platform.forOperator(getName(), configuration.getDatabase(), clock,
+                bootstrap.getObjectMapper())) {
+            platform.jdbi().useTransaction(h -> run(namespace, platform, h));
         }
     }
 
-    /** Does the command's work in one transaction on {@code handle}; throw to roll it back. */
-    protected abstract void run(Namespace namespace, Handle handle);
+    /**
+     * Does the command's work in one transaction on {@code handle}, with the platform's clock, outbox and audit log;
+     * throw to roll it back.
+     */
+    protected abstract void run(Namespace namespace, Platform platform, Handle handle);
 
     @Override
     public void onError(Cli cli, Namespace namespace, Throwable e) {

@@ -1,5 +1,6 @@
 package pe.quipu.api.docs;
 
+import io.dropwizard.core.setup.Environment;
 import pe.quipu.api.http.StaticFilesServlet;
 import pe.quipu.api.http.StaticFilesServlet.StaticFile;
 
@@ -16,7 +17,7 @@ import java.util.Properties;
  * never framed (docs/decisions.md, Interactive docs). The page and its initializer are Quipu's (beside this class);
  * Swagger UI's script, stylesheets and icons come from the {@code org.webjars:swagger-ui} jar on the class path.
  */
-public final class DocsAssets {
+public final class Docs {
 
     /**
      * {@code img-src data:} for the icons swagger-ui.css holds as data URIs; {@code connect-src 'self'} for the
@@ -28,20 +29,25 @@ public final class DocsAssets {
             + "form-action 'self'; frame-ancestors 'none'";
     private static final String WEBJAR_PROPERTIES = "/META-INF/maven/org.webjars/swagger-ui/pom.properties";
 
-    private DocsAssets() {
+    private Docs() {
+    }
+
+    /** Serves {@code /docs}, with every file read from the class path now. */
+    public static void serve(Environment environment) {
+        environment.servlets().addServlet("docs", servlet()).addMapping("/docs/*");
     }
 
     /** The servlet of {@code /docs/*}, with every file read from the class path. */
-    public static StaticFilesServlet servlet() {
+    static StaticFilesServlet servlet() {
         String webjar = "/META-INF/resources/webjars/swagger-ui/" + swaggerUiVersion() + "/";
         Map<String, StaticFile> files = new LinkedHashMap<>();
-        StaticFile page = StaticFile.read(DocsAssets.class, "index.html");
+        StaticFile page = StaticFile.read(Docs.class, "index.html");
         files.put("/", page);
         files.put("/index.html", page);
-        files.put("/swagger-initializer.js", StaticFile.read(DocsAssets.class, "swagger-initializer.js"));
+        files.put("/swagger-initializer.js", StaticFile.read(Docs.class, "swagger-initializer.js"));
         for (String name : new String[] {"swagger-ui-bundle.js", "swagger-ui.css", "index.css", "favicon-32x32.png",
                 "favicon-16x16.png"}) {
-            files.put("/" + name, StaticFile.read(DocsAssets.class, webjar + name));
+            files.put("/" + name, StaticFile.read(Docs.class, webjar + name));
         }
         return new StaticFilesServlet(files, CONTENT_SECURITY_POLICY, Map.of());
     }
@@ -49,7 +55,7 @@ public final class DocsAssets {
     /** The Swagger UI release on the class path. */
     static String swaggerUiVersion() {
         Properties properties = new Properties();
-        try (InputStream in = DocsAssets.class.getResourceAsStream(WEBJAR_PROPERTIES)) {
+        try (InputStream in = Docs.class.getResourceAsStream(WEBJAR_PROPERTIES)) {
             if (in == null) {
                 throw new IllegalStateException("The Swagger UI webjar (org.webjars:swagger-ui) is not on the class path");
             }

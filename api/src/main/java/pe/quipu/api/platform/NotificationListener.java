@@ -1,4 +1,4 @@
-package pe.quipu.api.db;
+package pe.quipu.api.platform;
 
 import io.dropwizard.lifecycle.Managed;
 import org.postgresql.PGConnection;

@@ -1,4 +1,4 @@
-package pe.quipu.api.db;
+package pe.quipu.api.platform;
 
 import io.dropwizard.db.DataSourceFactory;
 import pe.quipu.core.db.QuipuDatabase;

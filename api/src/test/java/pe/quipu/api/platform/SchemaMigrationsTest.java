@@ -1,4 +1,4 @@
-package pe.quipu.api.db;
+package pe.quipu.api.platform;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
