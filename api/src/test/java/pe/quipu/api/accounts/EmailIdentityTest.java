@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
- * One account per mailbox, whatever the address's Unicode case, composition or domain spelling (issue 12, finding 5):
+ * One account per mailbox, whatever the address's Unicode case, composition or domain spelling:
  * the domain as IDNA ASCII lower-cased, the local part NFKC and case-folded.
  */
 class EmailIdentityTest {
