@@ -8,7 +8,6 @@ import pe.quipu.api.testing.QuipuExtension;
 
 import java.net.http.HttpResponse;
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,7 +21,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
@@ -102,9 +100,10 @@ class UnknownKeysTest {
         assertThat(wrong).as("answers other than 401 to unknown keys and 200 to lookups").isEmpty();
         assertThat(lookups.get()).as("lookups answered during the flood").isPositive();
         assertThat(Collections.max(lookupMillis)).as("the slowest lookup during the flood, ms").isLessThan(2_000);
-        // 6,000 requests of 3,000 distinct keys: each key is looked up in the database once.
+        // 6,000 requests of 3,000 distinct keys: each key is looked up in the database once. One more may be the
+        // valid key's: its insert notifies every instance a moment after it is written, evicting it here once.
         assertThat(databaseLookups).as("key lookups in the database for 6,000 requests of 3,000 unknown keys")
-                .isLessThanOrEqualTo(3_000);
+                .isLessThanOrEqualTo(3_000 + 1);
     }
 
     @Test
