@@ -78,6 +78,7 @@ import pe.quipu.api.keys.KeyLastUse;
 import pe.quipu.api.keys.KeysResource;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.keys.RevokeKeyCommand;
+import pe.quipu.api.lifecycle.DevelopmentMode;
 import pe.quipu.api.lifecycle.Periodic;
 import pe.quipu.api.metering.MeterSync;
 import pe.quipu.api.metering.MeteringFeature;

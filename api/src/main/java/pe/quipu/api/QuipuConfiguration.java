@@ -147,6 +147,7 @@ public class QuipuConfiguration extends Configuration
     }
 
     /** What this configuration lets through that production would refuse, each named; none in production. */
+    @Override
     @JsonIgnore
     public List<String> developmentRelaxations() {
         if (isProduction()) {

@@ -1,20 +1,21 @@
-package pe.quipu.api;
+package pe.quipu.api.lifecycle;
 
 import java.util.List;
 
 /**
- * What an instance started in development says once it serves: {@code QUIPU_ENV} unset means development, so that
- * {@code ./quipu server config.yml} just works, and a deployment that forgot it must not go unnoticed.
+ * What a process started in development (the API once it serves, the {@code deliver} worker) says: {@code QUIPU_ENV}
+ * unset means development, so that {@code ./quipu server config.yml} just works, and a deployment that forgot it must
+ * not go unnoticed.
  */
-final class DevelopmentMode {
+public final class DevelopmentMode {
 
     private static final String RULE = "*".repeat(100);
 
     private DevelopmentMode() {
     }
 
-    /** One block naming each thing {@code relaxed}, as {@link QuipuConfiguration#developmentRelaxations} lists them. */
-    static String warning(List<String> relaxed) {
+    /** One block naming each thing {@code relaxed}, as the configuration's {@code developmentRelaxations} lists them. */
+    public static String warning(List<String> relaxed) {
         StringBuilder text = new StringBuilder()
                 .append("Quipu runs in DEVELOPMENT mode (QUIPU_ENV unset or development): not for a deployment"
                         + " others rely on.\n")
