@@ -88,8 +88,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         Path dir = dataDirectory.toAbsolutePath().normalize();
         Path binaries = PostgresBinaries.unpacked();
         return withLock(dir, () -> {
-            int port = runningPort(dir).orElse(-1);
-            if (port < 0 && !Files.exists(dir.resolve("PG_VERSION"))) {
+            int running = runningPort(dir).orElse(-1);
+            if (running < 0 && !Files.exists(dir.resolve("PG_VERSION"))) {
                 initdb(binaries, dir);
             }
             Optional<String> stored = ServerPassword.stored(dir);
@@ -98,20 +98,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 ServerPassword.reopen(dir);
                 stored = Optional.empty();
             }
-            String password;
-            if (stored.isPresent()) {
-                password = stored.get();
-            } else {
-                if (port < 0) {
-                    port = start(binaries, dir, preferredPort, serverSettings);
-                }
-                password = protect(dir, port);
-            }
-            if (port < 0) {
-                port = start(binaries, dir, preferredPort, serverSettings);
-            } else {
+            int port = running >= 0 ? running : start(binaries, dir, preferredPort, serverSettings);
+            if (running >= 0) {
                 LOG.info("Attaching to the embedded PostgreSQL running on port {} over {}", port, dir);
             }
+            String password = stored.isPresent() ? stored.get() : protect(dir, port);
             createDatabase(port, password);
             Handle presence = open(port, DATABASE, password, QuipuDatabase.applicationName(role + " presence"));
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(dir, binaries, port, password, presence);
