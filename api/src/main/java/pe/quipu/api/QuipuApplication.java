@@ -17,6 +17,8 @@ import io.dropwizard.migrations.MigrationsBundle;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import pe.quipu.api.accounts.AccessTokens;
 import pe.quipu.api.accounts.AccountDeletion;
 import pe.quipu.api.accounts.AccountPurge;
@@ -75,6 +77,7 @@ import pe.quipu.api.keys.KeyLastUse;
 import pe.quipu.api.keys.KeysResource;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.keys.RevokeKeyCommand;
+import pe.quipu.api.lifecycle.DevelopmentMode;
 import pe.quipu.api.lifecycle.Periodic;
 import pe.quipu.api.metering.MeterSync;
 import pe.quipu.api.metering.MeteringFeature;
@@ -130,6 +133,8 @@ import java.util.UUID;
 
 /** Quipu's API. {@link #run} reads as the wiring diagram of the service. */
 public class QuipuApplication extends Application<QuipuConfiguration> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QuipuApplication.class);
 
     private final Clock clock;
     private volatile AccountLimitsCache accountLimits;
@@ -335,9 +340,14 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         // The developer dashboard: plain HTML, CSS and JavaScript modules over the public API, from this origin.
         environment.servlets().addServlet("dashboard", DashboardServlet.load()).addMapping("/app/*");
 
-        // Status and data freshness.
+        // Status and data freshness; the status says which environment answers.
         DataFreshness freshness = new DataFreshness(jdbi);
-        environment.jersey().register(new StatusResource(freshness, clock, version()));
+        environment.jersey().register(new StatusResource(freshness, clock, version(), configuration.getEnvironment()));
+        // Development (QUIPU_ENV unset) relaxes what production refuses: said at every start, once it serves.
+        if (!configuration.isProduction()) {
+            String warning = DevelopmentMode.warning(configuration.developmentRelaxations());
+            environment.lifecycle().addServerLifecycleListener(server -> LOG.warn(warning));
+        }
         environment.healthChecks().register("data-freshness",
                 new FreshnessHealthCheck(freshness::read, clock, configuration.getFreshness()));
         // The OpenAPI document (public), read once; the tests hold it to the resources and their answers.

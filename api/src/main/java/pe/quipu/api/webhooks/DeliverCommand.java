@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.db.DatabaseSupport;
 import pe.quipu.api.db.NotificationListener;
+import pe.quipu.api.lifecycle.DevelopmentMode;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.PlanTable;
@@ -46,6 +47,9 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
         Map<String, PlanSettings> getPlans();
 
         boolean isProduction();
+
+        /** What the configuration allows that production refuses (none in production). */
+        List<String> developmentRelaxations();
     }
 
     private final Class<C> configurationClass;
@@ -64,6 +68,9 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
 
     @Override
     protected void run(Bootstrap<C> bootstrap, Namespace namespace, C configuration) throws Exception {
+        if (!configuration.isProduction()) {
+            LOG.warn(DevelopmentMode.warning(configuration.developmentRelaxations()));
+        }
         QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "deliver");
         List<Managed> started = new ArrayList<>();
         CountDownLatch stopped = new CountDownLatch(1);
