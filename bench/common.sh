@@ -1,5 +1,5 @@
 # Sourced by the benchmarks: the JDK, the jars, psql against the embedded server, and cleaning up after it.
-# Expects REPO, WORK (for bench_cleanup_server) and DB_PORT to be set by the script.
+# Expects REPO, WORK (for bench_cleanup_server), DB_PORT and QUIPU_DATA_DIR to be set by the script.
 
 # Selects a JDK 25 as the build does and sets JAVA; exits 2 when there is none.
 bench_java() {
@@ -52,7 +52,12 @@ bench_require_tools() {
   done
 }
 
-sql() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$DB_PORT" -U postgres quipu "$@"; }
+# psql as the embedded server's superuser, whose password Quipu keeps beside the data directory, readable by its owner
+# only (PGPASSWORD reaches psql alone: on Linux a process's environment is its user's to read).
+sql() {
+  PGPASSWORD=$(cat "$QUIPU_DATA_DIR/postgres.password") \
+    psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$DB_PORT" -U postgres quipu "$@"
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }

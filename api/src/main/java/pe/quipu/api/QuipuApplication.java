@@ -23,6 +23,7 @@ import pe.quipu.api.openapi.OpenApi;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.Plans;
 import pe.quipu.api.platform.DatabaseSupport;
+import pe.quipu.api.platform.DevelopmentMode;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.privacy.Privacy;
 import pe.quipu.api.ruc.Rucs;
@@ -103,6 +104,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
     @Override
     public void run(QuipuConfiguration configuration, Environment environment) {
         Platform platform = Platform.forServer(environment, configuration.getDatabase(), clock);
+        if (!configuration.isProduction()) {
+            // QUIPU_ENV unset means development, which relaxes what production refuses: said at every start.
+            DevelopmentMode.announce(environment, configuration.developmentRelaxations());
+        }
         HttpEdge.install(environment, configuration.getServerFactory());
 
         Plans plans = new Plans(platform, configuration.getPlans())
@@ -120,7 +125,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         Rucs rucs = new Rucs(platform, environment, configuration.getRuc(), configuration.getSearch(),
                 plans.limits(), ubigeos::find);
         ExchangeRates.serve(platform, environment, configuration.getBcrp());
-        Status.serve(platform, environment, configuration.getFreshness(), version());
+        Status.serve(platform, environment, configuration.getFreshness(), version(), configuration.getEnvironment());
         OpenApi.serve(environment);
         Docs.serve(environment);
         Dashboard.serve(environment);

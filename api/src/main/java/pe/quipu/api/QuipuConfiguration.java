@@ -26,7 +26,9 @@ import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.ruc.SearchSettings;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.Map;
 
@@ -142,6 +144,19 @@ public class QuipuConfiguration extends Configuration
     @Override
     public boolean isProduction() {
         return "production".equals(environment);
+    }
+
+    /** What this configuration lets through that production would refuse, each named; none in production. */
+    @Override
+    @JsonIgnore
+    public List<String> developmentRelaxations() {
+        if (isProduction()) {
+            return List.of();
+        }
+        List<String> relaxed = new ArrayList<>(webhooks.developmentRelaxations());
+        relaxed.addAll(auth.developmentRelaxations());
+        relaxed.addAll(privacy.developmentRelaxations());
+        return relaxed;
     }
 
     @Override

@@ -88,6 +88,10 @@ public final class EtlConfiguration {
         return environment;
     }
 
+    public boolean isProduction() {
+        return "production".equals(environment);
+    }
+
     public DatabaseSettings database() {
         return database;
     }

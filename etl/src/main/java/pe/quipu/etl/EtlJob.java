@@ -7,11 +7,14 @@ import pe.quipu.etl.padron.PadronJob;
 import pe.quipu.etl.sunat.SunatJobs;
 import pe.quipu.etl.ubigeo.UbigeoJob;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -70,6 +73,25 @@ public enum EtlJob {
         return Arrays.stream(values()).map(EtlJob::jobName).toList();
     }
 
+    /** An absolute http:// or https:// URL naming a host, as the download client can fetch it. */
+    private static void checkUrl(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new EtlCommand.UsageException("--url is not a URL: " + e.getMessage());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("https") && !scheme.equals("http") || uri.getHost() == null) {
+            throw new EtlCommand.UsageException("--url must be an https:// (or http://) URL naming a host, not " + url);
+        }
+    }
+
+    /** Whether {@code url} (a URL {@link #validate} accepted) is plain http. */
+    static boolean isPlainHttp(String url) {
+        return URI.create(url).getScheme().equalsIgnoreCase("http");
+    }
+
     /** Checks the options together (e.g. exactly one of --file and --url, a date range in order). */
     void validate(Map<String, String> given, Clock clock) {
         if (given.containsKey("file") && given.containsKey("url")) {
@@ -77,6 +99,9 @@ public enum EtlJob {
         }
         if (options.contains("url") && !given.containsKey("file") && !given.containsKey("url")) {
             throw new EtlCommand.UsageException(jobName + " needs --file PATH or --url URL");
+        }
+        if (given.containsKey("url")) {
+            checkUrl(given.get("url"));
         }
         for (String dateOption : List.of("from", "to")) {
             if (given.containsKey(dateOption)) {

@@ -5,6 +5,8 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dropwizard.configuration.ConfigurationException;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.job.Job;
@@ -57,6 +59,8 @@ public final class QuipuEtl {
               agentes-percepcion-combustibles  --file PATH | --url URL    SUNAT AgenPerc_TXT.zip -> fuel perception
               locales-anexos                   --file PATH | --url URL    SUNAT padron_reducido_local_anexo.zip -> premises
             exit codes: 0 succeeded, 1 failed, 2 usage, 3 canceled, 4 a run on the same data is in progress""";
+
+    private static final Logger LOG = LoggerFactory.getLogger(QuipuEtl.class);
 
     private final Clock clock;
     private final PrintStream out;
@@ -114,6 +118,21 @@ public final class QuipuEtl {
             } catch (ConfigurationException e) {
                 err.println("quipu-etl: " + EtlConfiguration.describe(command.config(), e));
                 return FAILED;
+            }
+            String url = command.options().get("url");
+            if (url != null && EtlJob.isPlainHttp(url)) {
+                if (!configuration.etl().allowHttp(configuration.isProduction())) {
+                    // Anyone on the way could hand the run another file: refused like a wrong command line.
+                    err.println("quipu-etl: --url " + url + " is plain http://, refused "
+                            + (configuration.isProduction() ? "in production" : "by etl.allowHttp: false")
+                            + " (anyone on the way could change the file); use https://, or set etl.allowHttp: true"
+                            + " (QUIPU_ETL_ALLOW_HTTP=true) to accept it");
+                    return USAGE;
+                }
+                if (configuration.etl().allowHttpUnset()) {
+                    LOG.warn("Downloading {} over plain http:// because this is development (QUIPU_ENV unset);"
+                            + " production refuses it unless etl.allowHttp is true", url);
+                }
             }
             try (QuipuDatabase database = QuipuDatabase.open(configuration.database(), "etl")) {
                 SchemaMigrations.apply(database);

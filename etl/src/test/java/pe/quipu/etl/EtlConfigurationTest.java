@@ -51,6 +51,10 @@ class EtlConfigurationTest {
         assertThat(etl.database().embeddedDataDirectory()).isEqualTo(Path.of("./data/postgres"));
         assertThat(etl.etl().maxRejectedShare()).isEqualTo(0.001);
         assertThat(etl.etl().minRetainedShare()).isEqualTo(0.9);
+        assertThat(etl.etl().maxDownloadBytes()).isEqualTo(4_000_000_000L);
+        // QUIPU_ETL_ALLOW_HTTP unset: plain http in development only.
+        assertThat(etl.etl().allowHttp(false)).isTrue();
+        assertThat(etl.etl().allowHttp(true)).isFalse();
     }
 
     @Test

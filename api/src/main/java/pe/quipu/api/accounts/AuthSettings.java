@@ -6,6 +6,7 @@ import jakarta.validation.Valid;
 import pe.quipu.api.throttle.ThrottleSettings;
 import jakarta.validation.constraints.NotNull;
 
+import java.util.List;
 import java.util.Objects;
 
 /** The {@code auth:} section of config.yml: accounts and sessions (contract §2). */
@@ -60,6 +61,14 @@ public final class AuthSettings {
 
     public String getDevelopmentSigningKeyFile() {
         return developmentSigningKeyFile;
+    }
+
+    /** What these settings let through in development that production refuses, for the start's warning. */
+    public List<String> developmentRelaxations() {
+        return getSigningKeyFile().isBlank()
+                ? List.of("access tokens are signed with a key generated into " + developmentSigningKeyFile
+                        + " (JWT_SIGNING_KEY unset)")
+                : List.of();
     }
 
     public LoginThrottleSettings getLoginThrottle() {

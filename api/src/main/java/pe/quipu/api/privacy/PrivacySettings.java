@@ -103,6 +103,13 @@ public final class PrivacySettings {
         return controller.unset().isEmpty();
     }
 
+    /** What these settings let through in development that production refuses, for the start's warning. */
+    public List<String> developmentRelaxations() {
+        return isControllerSet() ? List.of() : List.of("the personal-data export names no real data controller"
+                + " (privacy.controller " + String.join(", ", unsetControllerMembers())
+                + " empty or PLACEHOLDER: QUIPU_PRIVACY_CONTROLLER_*)");
+    }
+
     /** The members of {@code controller} that are empty or still placeholders. */
     public List<String> unsetControllerMembers() {
         return controller.unset();

@@ -32,12 +32,15 @@ public final class StatusResource {
     private final DataFreshness freshness;
     private final Clock clock;
     private final String version;
+    private final String environment;
     private volatile Cached cached;
 
-    public StatusResource(DataFreshness freshness, Clock clock, String version) {
+    /** @param environment {@code development} or {@code production} (QUIPU_ENV), shown so nobody mistakes one for the other */
+    public StatusResource(DataFreshness freshness, Clock clock, String version, String environment) {
         this.freshness = freshness;
         this.clock = clock;
         this.version = version;
+        this.environment = environment;
     }
 
     @GET
@@ -61,7 +64,7 @@ public final class StatusResource {
         for (String padron : SunatLists.PADRONES) {
             padrones.put(padron, loadStatus(snapshot.lists().get(padron.replace('_', '-'))));
         }
-        return new Status(version, new RegistryStatus(snapshot.registryRows(), snapshot.registryLoadedAt()),
+        return new Status(version, environment, new RegistryStatus(snapshot.registryRows(), snapshot.registryLoadedAt()),
                 new UbigeoStatus(snapshot.ubigeoCount()), rates, padrones,
                 loadStatus(snapshot.lists().get("locales-anexos")));
     }
@@ -74,7 +77,7 @@ public final class StatusResource {
     }
 
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record Status(String version, RegistryStatus registry, UbigeoStatus ubigeos,
+    public record Status(String version, String environment, RegistryStatus registry, UbigeoStatus ubigeos,
                          Map<String, RateStatus> tipoCambio,
                          @JsonInclude(value = JsonInclude.Include.ALWAYS, content = JsonInclude.Include.ALWAYS)
                          Map<String, LoadStatus> padrones,

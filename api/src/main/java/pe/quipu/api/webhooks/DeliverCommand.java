@@ -4,12 +4,16 @@ import io.dropwizard.core.Configuration;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import net.sourceforge.argparse4j.inf.Namespace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.Plans;
+import pe.quipu.api.platform.DevelopmentMode;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.core.db.DatabaseSettings;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
@@ -20,6 +24,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class DeliverCommand<C extends Configuration & DeliverCommand.Configured> extends ConfiguredCommand<C> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(DeliverCommand.class);
+
     /** What the worker needs of the configuration. */
     public interface Configured {
         DatabaseSettings getDatabase();
@@ -29,6 +35,9 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
         Map<String, PlanSettings> getPlans();
 
         boolean isProduction();
+
+        /** What the configuration allows that production refuses (none in production). */
+        List<String> developmentRelaxations();
     }
 
     private final Class<C> configurationClass;
@@ -47,6 +56,9 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
 
     @Override
     protected void run(Bootstrap<C> bootstrap, Namespace namespace, C configuration) throws Exception {
+        if (!configuration.isProduction()) {
+            LOG.warn(DevelopmentMode.warning(configuration.developmentRelaxations()));
+        }
         Platform platform = Platform.forWorker(configuration.getDatabase(), clock, bootstrap.getObjectMapper(),
                 Math.max(4, configuration.getDatabase().maxConnections() / 4));
         CountDownLatch stopped = new CountDownLatch(1);

@@ -99,6 +99,19 @@ public final class WebhooksSettings {
         return allowPrivateNetworks;
     }
 
+    /** What these settings let through in development that production refuses, for the start's warning. */
+    public List<String> developmentRelaxations() {
+        List<String> relaxed = new java.util.ArrayList<>();
+        if (allowHttp(false)) {
+            relaxed.add("webhook URLs may be plain http:// (webhooks.allowHttp unset or true)");
+        }
+        if (allowPrivateNetworks) {
+            relaxed.add("webhooks may go to loopback and private addresses (webhooks.allowPrivateNetworks,"
+                    + " QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS)");
+        }
+        return relaxed;
+    }
+
     public List<java.time.Duration> retrySchedule() {
         return retrySchedule.stream().map(Duration::toJavaDuration).toList();
     }

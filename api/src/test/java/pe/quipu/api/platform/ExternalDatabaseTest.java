@@ -36,6 +36,7 @@ class ExternalDatabaseTest {
                     Path.of("..", "config.yml").toString(), "quipu-external",
                     ConfigOverride.config("quipu-external", "database.url", other.jdbcUrl()),
                     ConfigOverride.config("quipu-external", "database.user", EmbeddedPostgresServer.USER),
+                    ConfigOverride.config("quipu-external", "database.password", other.password()),
                     ConfigOverride.config("quipu-external", "database.embeddedDataDirectory", unusedEmbedded.toString()),
                     // Not ./data/ of the working directory (api/ under Maven), which the test would leave behind.
                     ConfigOverride.config("quipu-external", "auth.developmentSigningKeyFile",
@@ -50,7 +51,8 @@ class ExternalDatabaseTest {
                         URI.create("http://127.0.0.1:" + app.getLocalPort() + "/v1/status")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(status.statusCode()).isEqualTo(200);
-                try (Connection c = DriverManager.getConnection(other.jdbcUrl(), EmbeddedPostgresServer.USER, "");
+                try (Connection c = DriverManager.getConnection(other.jdbcUrl(), EmbeddedPostgresServer.USER,
+                        other.password());
                      Statement s = c.createStatement();
                      ResultSet rs = s.executeQuery("select count(*) from databasechangelog")) {
                     rs.next();

@@ -21,6 +21,8 @@ class StatusTest {
         assertThat(response.statusCode()).isEqualTo(200);
         JsonNode body = quipu.body(response);
         assertThat(body.path("version").asText()).isNotBlank();
+        // config.yml without QUIPU_ENV: development, said where anyone can see it.
+        assertThat(body.path("environment").asText()).isEqualTo("development");
         assertThat(body.path("registry").has("rows")).isTrue();
         assertThat(body.path("registry").has("loadedAt")).isTrue();
         assertThat(body.path("ubigeos").path("count").isInt()).isTrue();

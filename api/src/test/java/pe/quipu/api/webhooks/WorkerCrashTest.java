@@ -141,6 +141,8 @@ class WorkerCrashTest {
         assertThat(attemptCount(row.id())).isEqualTo(1);
         assertThat(child.log()).doesNotContain("Handed back");
         assertThat(receiver.all()).hasSize(2);
+        // Started in development (ChildQuipu sets QUIPU_ENV=development), it said so, naming what is relaxed.
+        assertThat(child.log()).containsOnlyOnce("DEVELOPMENT").contains("webhooks.allowHttp");
     }
 
     @Test

@@ -4,6 +4,7 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +19,11 @@ import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,13 +58,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private final Path dataDirectory;
     private final Path binaries;
     private final int port;
+    private final String password;
     private final Handle presence;
     private boolean released;
 
-    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, Handle presence) {
+    private EmbeddedPostgresServer(Path dataDirectory, Path binaries, int port, String password, Handle presence) {
         this.dataDirectory = dataDirectory;
         this.binaries = binaries;
         this.port = port;
+        this.password = password;
         this.presence = presence;
     }
 
@@ -81,23 +88,138 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         Path dir = dataDirectory.toAbsolutePath().normalize();
         Path binaries = PostgresBinaries.unpacked();
         return withLock(dir, () -> {
-            int port = runningPort(dir).orElse(-1);
-            if (port < 0) {
-                if (!Files.exists(dir.resolve("PG_VERSION"))) {
-                    initdb(binaries, dir);
-                }
-                port = preferredPort > 0 ? preferredPort : freePort();
-                start(binaries, dir, port, serverSettings);
-                createDatabase(port);
-            } else {
-                LOG.info("Attaching to the embedded PostgreSQL already running on port {} over {}", port, dir);
+            int running = runningPort(dir).orElse(-1);
+            if (running < 0 && !Files.exists(dir.resolve("PG_VERSION"))) {
+                initdb(binaries, dir);
             }
-            Handle presence = open(port, DATABASE, QuipuDatabase.applicationName(role + " presence"));
-            EmbeddedPostgresServer server = new EmbeddedPostgresServer(dir, binaries, port, presence);
+            Optional<String> stored = ServerPassword.stored(dir);
+            if (stored.isPresent() && trusts(dir)) {
+                // A password file beside a data directory that trusts again (restored from an old backup, say).
+                ServerPassword.reopen(dir);
+                stored = Optional.empty();
+            }
+            int port = running >= 0 ? running : start(binaries, dir, preferredPort, serverSettings);
+            if (running >= 0) {
+                LOG.info("Attaching to the embedded PostgreSQL running on port {} over {}", port, dir);
+            }
+            String password = stored.isPresent() ? stored.get() : protect(dir, port);
+            createDatabase(port, password);
+            Handle presence = open(port, DATABASE, password, QuipuDatabase.applicationName(role + " presence"));
+            EmbeddedPostgresServer server = new EmbeddedPostgresServer(dir, binaries, port, password, presence);
             OPEN.computeIfAbsent(dir, d -> ConcurrentHashMap.newKeySet()).add(server);
             return server;
         });
     }
+
+    /**
+     * Puts the pending password in force on the server over {@code dir}, running on {@code port}: sets it as the
+     * superuser's (as a SCRAM verifier computed here, so the password itself never reaches the server or its log),
+     * makes every {@code trust} line of pg_hba.conf {@code scram-sha-256}, has the server reload that file and waits
+     * until it has, then stores the password. Each step may be done again: a start interrupted anywhere in between
+     * takes the same pending password and goes through them all once more.
+     *
+     * <p>Data directories made before Quipu kept a password ({@code initdb -A trust}) are protected this way at their
+     * next start, and so is a server an older Quipu started and left running.
+     */
+    private static String protect(Path dir, int port) {
+        String password = ServerPassword.pending(dir);
+        boolean trusted = trusts(dir);
+        if (trusted) {
+            LOG.warn("The embedded PostgreSQL over {} lets every local connection in as its superuser, without a"
+                    + " password (pg_hba.conf: trust). Setting a password, kept in {} (readable by its owner only),"
+                    + " and asking for it from now on", dir, ServerPassword.file(dir));
+        }
+        try (Handle h = open(port, "postgres", password, QuipuDatabase.applicationName("password"))) {
+            h.getConnection().unwrap(PGConnection.class)
+                    .alterUserPassword(USER, password.toCharArray(), "scram-sha-256");
+            if (trusted) {
+                requirePasswords(dir);
+            }
+            // Also after a start interrupted between the rewrite and the reload: the server may still trust.
+            OffsetDateTime loadedBefore = h.attach(ServerRows.class).configurationLoadedAt();
+            h.attach(ServerRows.class).reloadConfiguration();
+            awaitReload(port, password, loadedBefore);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not set the embedded PostgreSQL's password", e);
+        }
+        ServerPassword.commit(dir);
+        return password;
+    }
+
+    /**
+     * New connections follow the new pg_hba.conf once the postmaster has reloaded it, a moment after
+     * {@code pg_reload_conf()} returns: a new session's {@code pg_conf_load_time()} tells when that was.
+     */
+    private static void awaitReload(int port, String password, OffsetDateTime before) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try (Handle h = open(port, "postgres", password, QuipuDatabase.applicationName("password"))) {
+                if (h.attach(ServerRows.class).configurationLoadedAt().isAfter(before)) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the embedded PostgreSQL did not reload pg_hba.conf within 30 s");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the embedded PostgreSQL reloaded pg_hba.conf", e);
+            }
+        }
+    }
+
+    /** Whether a line of {@code dir}'s pg_hba.conf lets connections in without a password. */
+    static boolean trusts(Path dir) {
+        return hbaLines(dir).stream().anyMatch(EmbeddedPostgresServer::trustsRule);
+    }
+
+    /** Whether the line of a pg_hba.conf is a rule whose method is {@code trust}. */
+    static boolean trustsRule(String line) {
+        return methodIndex(line) >= 0;
+    }
+
+    /** Rewrites {@code dir}'s pg_hba.conf with {@code scram-sha-256} for {@code trust}, through a 0600 temporary file. */
+    private static void requirePasswords(Path dir) {
+        StringBuilder text = new StringBuilder();
+        for (String line : hbaLines(dir)) {
+            int at = methodIndex(line);
+            text.append(at < 0 ? line : line.substring(0, at) + "scram-sha-256" + line.substring(at + "trust".length()))
+                    .append('\n');
+        }
+        Path hba = dir.resolve("pg_hba.conf");
+        try {
+            Path temp = Files.createTempFile(dir, ".pg_hba", ".tmp", PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rw-------")));
+            try {
+                Files.writeString(temp, text, StandardCharsets.UTF_8);
+                Files.move(temp, hba, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not rewrite " + hba, e);
+        }
+    }
+
+    private static List<String> hbaLines(Path dir) {
+        try {
+            return Files.readAllLines(dir.resolve("pg_hba.conf"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + dir.resolve("pg_hba.conf"), e);
+        }
+    }
+
+    /** Where the word {@code trust} stands as a field of a rule (not in a comment), or -1. */
+    private static int methodIndex(String line) {
+        java.util.regex.Matcher m = TRUST.matcher(line);
+        return m.find() ? m.start(1) : -1;
+    }
+
+    /** A rule whose method is trust: the word after which only {@code name=value} options and a comment follow. */
+    private static final java.util.regex.Pattern TRUST = java.util.regex.Pattern.compile(
+            "^[^#]*?\\s(trust)(?:\\s+[A-Za-z_]+=\\S*)*\\s*(?:#.*)?$");
 
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE;
@@ -105,6 +227,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The password of {@link #USER}, kept beside the data directory ({@code postgres.password}). Never logged. */
+    public String password() {
+        return password;
     }
 
     public Path dataDirectory() {
@@ -132,7 +259,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             // listed for a moment in pg_stat_activity, are not mistaken for another client's. Other holders in
             // this same process (a command run inside a running app, as tests do) are known exactly.
             int others = holders.size();
-            try (Handle h = open(port, "postgres", QuipuDatabase.applicationName("release"))) {
+            try (Handle h = open(port, "postgres", password, QuipuDatabase.applicationName("release"))) {
                 others += h.attach(ServerRows.class).clientsNotNamed("%" + QuipuDatabase.PROCESS_TAG);
             } catch (JdbiException | IllegalStateException e) {
                 LOG.warn("Could not count the embedded PostgreSQL's clients; leaving it running", e);
@@ -202,6 +329,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * A new data directory whose every connection must give the superuser's password: the stored one when there is
+     * one (the data directory was deleted and its password kept), else a new pending one, in force once stored.
+     */
     private static void initdb(Path binaries, Path dir) {
         LOG.info("Initialising a new embedded PostgreSQL data directory at {}", dir);
         try {
@@ -209,11 +340,21 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        run(binaries, List.of(pgBin(binaries, "initdb"), "-A", "trust", "-U", USER, "-D", dir.toString(),
-                "-E", "UTF-8", "--locale=C", "--no-instructions"));
+        boolean stored = ServerPassword.stored(dir).isPresent();
+        if (!stored) {
+            ServerPassword.pending(dir);
+        }
+        Path passwordFile = stored ? ServerPassword.file(dir) : ServerPassword.pendingFile(dir);
+        run(binaries, List.of(pgBin(binaries, "initdb"), "-A", "scram-sha-256", "--pwfile=" + passwordFile,
+                "-U", USER, "-D", dir.toString(), "-E", "UTF-8", "--locale=C", "--no-instructions"));
+        if (!stored) {
+            ServerPassword.commit(dir);
+        }
     }
 
-    private static void start(Path binaries, Path dir, int port, Map<String, String> extraSettings) {
+    /** Starts the server on {@code preferredPort}, or on a free port when it is 0, and returns the port. */
+    private static int start(Path binaries, Path dir, int preferredPort, Map<String, String> extraSettings) {
+        int port = preferredPort > 0 ? preferredPort : freePort();
         LOG.info("Starting the embedded PostgreSQL on 127.0.0.1:{} over {}", port, dir);
         // wal_level=minimal: a single-node embedded server has no replicas to feed, and it lets PostgreSQL skip
         // the WAL for tables created and filled in one transaction, as the padrón load builds its registry.
@@ -227,10 +368,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         Path log = dir.resolveSibling(dir.getFileName() + ".log");
         run(binaries, List.of(pgBin(binaries, "pg_ctl"), "-D", dir.toString(), "-o", options.toString(),
                 "-l", log.toString(), "-w", "-t", "120", "start"));
+        return port;
     }
 
-    private static void createDatabase(int port) {
-        try (Handle h = open(port, "postgres", QuipuDatabase.applicationName("bootstrap"))) {
+    private static void createDatabase(int port, String password) {
+        try (Handle h = open(port, "postgres", password, QuipuDatabase.applicationName("bootstrap"))) {
             if (!h.attach(ServerRows.class).databaseExists(DATABASE)) {
                 h.execute("create database " + DATABASE);
             }
@@ -239,14 +381,20 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    private static Handle open(int port, String database, String applicationName) {
+    private static Handle open(int port, String database, String password, String applicationName) {
         Properties props = new Properties();
         props.setProperty("user", USER);
+        props.setProperty("password", password);
         props.setProperty("ApplicationName", applicationName);
         try {
             return QuipuJdbi.configure(Jdbi.create("jdbc:postgresql://127.0.0.1:" + port + "/" + database, props))
                     .open();
         } catch (JdbiException e) {
+            if (e.getCause() instanceof SQLException sql && "28P01".equals(sql.getSQLState())) {
+                throw new IllegalStateException("the embedded PostgreSQL on port " + port + " refused the password"
+                        + " kept beside its data directory (postgres.password): was the file replaced? To set a new"
+                        + " one, see docs/security.md, \"The embedded PostgreSQL's password\"", e);
+            }
             throw new IllegalStateException("could not connect to the embedded PostgreSQL on port " + port, e);
         }
     }
@@ -312,5 +460,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
         @SqlQuery("select exists (select 1 from pg_database where datname = :name)")
         boolean databaseExists(String name);
+
+        @SqlQuery("select pg_conf_load_time()")
+        OffsetDateTime configurationLoadedAt();
+
+        @SqlQuery("select pg_reload_conf()")
+        boolean reloadConfiguration();
     }
 }

@@ -29,7 +29,7 @@ public final class QuipuDatabase implements AutoCloseable {
         }
         EmbeddedPostgresServer server = EmbeddedPostgresServer.acquire(
                 settings.embeddedDataDirectory(), settings.embeddedPort(), settings.embeddedServerSettings(), role);
-        return new QuipuDatabase(server.jdbcUrl(), EmbeddedPostgresServer.USER, "", server);
+        return new QuipuDatabase(server.jdbcUrl(), EmbeddedPostgresServer.USER, server.password(), server);
     }
 
     /**

@@ -27,14 +27,11 @@ import pe.quipu.etl.run.Cancellation;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.StepTransaction;
-import pe.quipu.etl.source.Download;
+import pe.quipu.etl.source.SourceFile;
+import pe.quipu.etl.source.SourceLines;
 
-import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -76,43 +73,28 @@ public class PadronExtendidoJob {
                 .build();
     }
 
+    /**
+     * The file, or the download of the URL ({@link SourceFile}): the CSV itself or a zip holding it, read as UTF-8
+     * (a malformed byte sequence read as U+FFFD rather than failing the whole run).
+     */
     private static void load(Handle handle, EtlCommand command, EtlSettings settings, Instant now,
                              StepContribution contribution) throws Exception {
-        Path file;
-        boolean downloaded = command.options().containsKey("url");
-        if (downloaded) {
-            file = Files.createTempFile("quipu-padron-extendido-", ".download");
-            try {
-                Download.standard().fetch(URI.create(command.options().get("url")), file);
-            } catch (Exception e) {
-                Files.deleteIfExists(file);
-                throw e;
-            }
-        } else {
-            file = Path.of(command.options().get("file"));
-        }
-        try {
-            StageRows rows = handle.attach(StageRows.class);
-            rows.create();
-            Counts counts;
-            try (BufferedReader reader = PadronRucSource.open(file)) {
-                counts = copy(handle, reader, contribution);
-            }
-            RejectedShare.refuseAbove(counts.read(), counts.rejected(), settings.maxRejectedShare(), counts.sample());
-            apply(handle, rows, now, contribution);
-        } finally {
-            if (downloaded) {
-                Files.deleteIfExists(file);
-            }
-        }
+        StageRows rows = handle.attach(StageRows.class);
+        rows.create();
+        Counts counts = SourceFile.read(command.options().get("file"), command.options().get("url"),
+                "padron-extendido", ".csv", settings.maxDownloadBytes(),
+                in -> copy(handle, SourceLines.utf8(in), contribution),
+                digest -> digest.recordIn(contribution.getStepExecution()));
+        RejectedShare.refuseAbove(counts.read(), counts.rejected(), settings.maxRejectedShare(), counts.sample());
+        apply(handle, rows, now, contribution);
     }
 
     private record Counts(long read, long rejected, List<String> sample) {
     }
 
     /** Streams the lines into the staging table, in COPY's CSV format, one buffer at a time. */
-    private static Counts copy(Handle handle, BufferedReader reader, StepContribution contribution) throws Exception {
-        PadronRucCsv csv = PadronRucCsv.header(reader.readLine());
+    private static Counts copy(Handle handle, SourceLines lines, StepContribution contribution) throws Exception {
+        PadronRucCsv csv = PadronRucCsv.header(lines.next());
         StepExecution step = contribution.getStepExecution();
         // Plain JDBC: Jdbi has no COPY, and PgJDBC's CopyIn streams the file without a statement per line.
         CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
@@ -125,7 +107,7 @@ public class PadronExtendidoJob {
         try {
             String line;
             long lineNumber = 1;
-            while ((line = reader.readLine()) != null) {
+            while ((line = lines.next()) != null) {
                 lineNumber++;
                 if (line.isBlank()) {
                     continue;

@@ -55,7 +55,7 @@ public class PadronJob {
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             PadronStager.dropLeftovers(jdbi);
-                            Staged result = stage(command, jdbi, step);
+                            Staged result = stage(command, settings, jdbi, step);
                             result.recordIn(contribution, step);
                             LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated",
                                     result.staged(), result.read(), result.malformed(), result.duplicates());
@@ -79,10 +79,12 @@ public class PadronJob {
                 .build();
     }
 
-    private static Staged stage(EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
+    private static Staged stage(EtlCommand command, EtlSettings settings, Jdbi jdbi, StepExecution step)
+            throws Exception {
         PadronStager stager = new PadronStager(jdbi);
         return Staged.orDrop(() -> SourceFile.read(command.options().get("file"), command.options().get("url"),
-                "padron", ".txt", in -> stager.stage(in, () -> Cancellation.requested(step))),
+                "padron", ".txt", settings.maxDownloadBytes(), in -> stager.stage(in, () -> Cancellation.requested(step)),
+                digest -> digest.recordIn(step)),
                 () -> PadronStager.dropLeftovers(jdbi));
     }
 

@@ -17,6 +17,7 @@ import pe.quipu.core.ruc.RegistryColumns;
 import pe.quipu.core.ruc.RegistrySearch;
 import pe.quipu.core.ruc.SearchNames;
 import pe.quipu.etl.run.Staged;
+import pe.quipu.etl.source.SourceLines;
 
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -169,7 +170,7 @@ final class PadronStager {
         }
 
         private void parse() throws Exception {
-            LatinLines lines = new LatinLines(text);
+            SourceLines lines = SourceLines.latin1(text);
             ContentHash hash = new ContentHash();
             RucSet seen = new RucSet();
             CopyRows rows = new CopyRows(CHUNK + 4096);
@@ -206,7 +207,7 @@ final class PadronStager {
                     rows.text(encoded, hash.fieldStart(i), hash.fieldLength(i));
                 }
                 // The name normalised here, as the database would (SearchNames); null for a name holding a character
-                // outside U+0001-U+00FF, which LatinLines never gives: the publication then asks the database.
+                // outside U+0001-U+00FF, which SourceLines.latin1 never gives: the publication then asks the database.
                 String searchName = names.of(r.razonSocial());
                 if (searchName == null) {
                     rows.text(null, 0, -1);

@@ -18,11 +18,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.OptionalLong;
 
 /**
  * Downloads the padrón (about 390 MB) to a file, resuming where an interrupted attempt stopped with a
  * {@code Range} request, and retrying (resilience4j) on I/O errors and server errors. A server that ignores
  * {@code Range} answers 200 and the file is written again from the start.
+ *
+ * <p>A file is at most {@code maxBytes} ({@code etl.maxDownloadBytes}): an answer whose {@code Content-Length} says
+ * more is refused before its body is read, and a transfer that goes past it (without a length, or lying about it)
+ * stops there. Either is {@link TooLarge}, never retried.
  */
 public final class Download {
 
@@ -30,9 +35,11 @@ public final class Download {
 
     private final HttpClient http;
     private final Retry retry;
+    private final long maxBytes;
 
-    public Download(HttpClient http, int maxAttempts, Duration firstWait) {
+    public Download(HttpClient http, int maxAttempts, Duration firstWait, long maxBytes) {
         this.http = http;
+        this.maxBytes = maxBytes;
         this.retry = Retry.of("padron-download", RetryConfig.custom()
                 .maxAttempts(maxAttempts)
                 .intervalFunction(IntervalFunction.ofExponentialBackoff(firstWait, 2.0))
@@ -41,10 +48,13 @@ public final class Download {
                 .build());
     }
 
-    /** The default for cron runs: 6 attempts, waiting 5 s, 10 s, 20 s… between them. */
-    public static Download standard() {
+    /**
+     * The default for cron runs: 6 attempts, waiting 5 s, 10 s, 20 s… between them. Redirects are followed, except
+     * from https to http.
+     */
+    public static Download standard(long maxBytes) {
         return new Download(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(Duration.ofSeconds(30)).build(), 6, Duration.ofSeconds(5));
+                .connectTimeout(Duration.ofSeconds(30)).build(), 6, Duration.ofSeconds(5), maxBytes);
     }
 
     public void fetch(URI url, Path target) throws Exception {
@@ -74,11 +84,33 @@ public final class Download {
                 throw new IllegalStateException(url + " answered " + status);
             }
             boolean resume = status == 206;
+            long written = resume ? have : 0;
+            OptionalLong length = response.headers().firstValueAsLong("Content-Length");
+            if (length.isPresent() && written + length.getAsLong() > maxBytes) {
+                throw new TooLarge(url + " announces " + (written + length.getAsLong()) + " bytes, over"
+                        + " etl.maxDownloadBytes (" + maxBytes + " bytes); nothing was downloaded");
+            }
             LOG.info("downloading {} ({})", url, resume ? "resuming at byte " + have : "from the start");
             try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     resume ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING)) {
-                body.transferTo(out);
+                byte[] chunk = new byte[1 << 16];
+                for (int n = body.read(chunk); n >= 0; n = body.read(chunk)) {
+                    if (written + n > maxBytes) {
+                        // Closing the body on the way out drops the connection: the server sends no more.
+                        throw new TooLarge("the download from " + url + " went past etl.maxDownloadBytes ("
+                                + maxBytes + " bytes) and was stopped there");
+                    }
+                    out.write(chunk, 0, n);
+                    written += n;
+                }
             }
+        }
+    }
+
+    /** A file larger than {@code etl.maxDownloadBytes}: the run fails, and asking again would not help. */
+    public static final class TooLarge extends IllegalStateException {
+        TooLarge(String message) {
+            super(message);
         }
     }
 

@@ -1,19 +1,27 @@
 package pe.quipu.etl.source;
 
 import java.io.BufferedInputStream;
+import java.io.Closeable;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.function.Consumer;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
  * Opens a public data file as published: a zip (streamed entry by entry, never unpacked to disk) or the bare
  * file. The kind is told by the file's first bytes, not its name, so a download kept under a temporary name
- * works too. Used by the padron ({@code .txt} in SUNAT's zip) and padron-extendido ({@code .csv}) jobs.
+ * works too. Used by the padron ({@code .txt} in SUNAT's zip), SUNAT's lists and premises, and padron-extendido
+ * ({@code .csv}). Every byte read from the file goes through a SHA-256 on the way ({@link SourceDigest}), so the
+ * file is read once, whether it is a download, a file on disk or a pipe.
  */
 public final class SourceFile {
 
@@ -28,38 +36,55 @@ public final class SourceFile {
 
     /**
      * Reads a job's source: the file at {@code file}, or, when {@code url} is given, that address downloaded first
-     * to a temporary file (named after {@code job}) that is deleted afterwards, whatever happens.
+     * (at most {@code maxDownloadBytes}, {@code etl.maxDownloadBytes}) to a temporary file (named after {@code job})
+     * that is deleted afterwards, whatever happens. Once {@code reader} is done, the rest of the file is read too
+     * and {@code whenRead} is told the whole file's size and SHA-256.
      *
      * @param suffix as for {@link #open}
      */
-    public static <T> T read(String file, String url, String job, String suffix, Reader<T> reader) throws Exception {
+    public static <T> T read(String file, String url, String job, String suffix, long maxDownloadBytes,
+                             Reader<T> reader, Consumer<SourceDigest> whenRead) throws Exception {
         if (url == null) {
-            try (InputStream in = open(Path.of(file), suffix)) {
-                return reader.read(in);
-            }
+            return read(Path.of(file), suffix, reader, whenRead);
         }
         Path download = Files.createTempFile("quipu-" + job + "-", ".download");
         try {
-            Download.standard().fetch(URI.create(url), download);
-            try (InputStream in = open(download, suffix)) {
-                return reader.read(in);
-            }
+            Download.standard(maxDownloadBytes).fetch(URI.create(url), download);
+            return read(download, suffix, reader, whenRead);
         } finally {
             Files.deleteIfExists(download);
         }
     }
 
+    private static <T> T read(Path path, String suffix, Reader<T> reader, Consumer<SourceDigest> whenRead)
+            throws Exception {
+        try (Opened opened = open(path, suffix)) {
+            T result = reader.read(opened.content());
+            whenRead.accept(opened.fingerprint().finish());
+            return result;
+        }
+    }
+
+    /** A source opened for reading: the bytes a job reads, and the fingerprint of the whole file under them. */
+    record Opened(InputStream content, Fingerprint fingerprint) implements Closeable {
+        @Override
+        public void close() throws IOException {
+            content.close();
+        }
+    }
+
     /** @param suffix in a zip, the first entry whose name ends with it is read (else the first file) */
-    public static InputStream open(Path file, String suffix) throws IOException {
-        InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+    static Opened open(Path file, String suffix) throws IOException {
+        Fingerprint fingerprint = new Fingerprint(Files.newInputStream(file));
+        InputStream raw = new BufferedInputStream(fingerprint, 1 << 16);
         try {
             raw.mark(4);
             byte[] magic = raw.readNBytes(4);
             raw.reset();
             if (magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4) {
-                return firstEntry(new ZipInputStream(raw), file, suffix);
+                return firstEntry(new ZipInputStream(raw), fingerprint, file, suffix);
             }
-            return raw;
+            return new Opened(raw, fingerprint);
         } catch (IOException | RuntimeException e) {
             raw.close();
             throw e;
@@ -70,21 +95,23 @@ public final class SourceFile {
      * SUNAT's zips hold one file (padron_reducido_ruc.txt, PadronRUC_AAAAMM.csv); the first entry with the
      * suffix is taken, or the first file when none has it, so a renamed entry is still read.
      */
-    private static InputStream firstEntry(ZipInputStream zip, Path file, String suffix) throws IOException {
+    private static Opened firstEntry(ZipInputStream zip, Fingerprint fingerprint, Path file, String suffix)
+            throws IOException {
         for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
             if (!entry.isDirectory() && entry.getName().toLowerCase(java.util.Locale.ROOT).endsWith(suffix)) {
-                return new EntryStream(zip);
+                return new Opened(new EntryStream(zip), fingerprint);
             }
         }
         zip.close();
-        // Second pass for a zip whose one file does not have the suffix.
-        ZipInputStream again = new ZipInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
-        for (ZipEntry entry = again.getNextEntry(); entry != null; entry = again.getNextEntry()) {
+        // Second pass for a zip whose one file does not have the suffix; the file is fingerprinted again.
+        Fingerprint again = new Fingerprint(Files.newInputStream(file));
+        ZipInputStream second = new ZipInputStream(new BufferedInputStream(again, 1 << 16));
+        for (ZipEntry entry = second.getNextEntry(); entry != null; entry = second.getNextEntry()) {
             if (!entry.isDirectory()) {
-                return new EntryStream(again);
+                return new Opened(new EntryStream(second), again);
             }
         }
-        again.close();
+        second.close();
         throw new IOException(file + " is a zip without any file in it");
     }
 
@@ -92,6 +119,70 @@ public final class SourceFile {
     private static final class EntryStream extends FilterInputStream {
         EntryStream(ZipInputStream zip) {
             super(zip);
+        }
+    }
+
+    /** The file's bytes as they are read, counted and hashed; nothing is skipped unhashed. */
+    static final class Fingerprint extends FilterInputStream {
+        private final MessageDigest sha256;
+        private long bytes;
+
+        Fingerprint(InputStream file) {
+            super(file);
+            try {
+                sha256 = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java has SHA-256", e);
+            }
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                sha256.update((byte) b);
+                bytes++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                sha256.update(b, off, n);
+                bytes += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            byte[] skipped = new byte[(int) Math.min(n, 1 << 16)];
+            int read = read(skipped, 0, skipped.length);
+            return Math.max(read, 0);
+        }
+
+        @Override
+        public long transferTo(OutputStream out) throws IOException {
+            long total = 0;
+            byte[] chunk = new byte[1 << 16];
+            for (int n = read(chunk, 0, chunk.length); n >= 0; n = read(chunk, 0, chunk.length)) {
+                out.write(chunk, 0, n);
+                total += n;
+            }
+            return total;
+        }
+
+        @Override
+        public boolean markSupported() {
+            return false;
+        }
+
+        /** Reads what the job left unread (a zip's directory, say) and returns the whole file's digest. */
+        SourceDigest finish() throws IOException {
+            transferTo(OutputStream.nullOutputStream());
+            return new SourceDigest(bytes, HexFormat.of().formatHex(sha256.digest()));
         }
     }
 }

@@ -82,7 +82,7 @@ public class SunatJobs {
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             SunatStager.dropLeftovers(jdbi, file);
-                            Staged result = stage(file, command, jdbi, step);
+                            Staged result = stage(file, command, settings, jdbi, step);
                             result.recordIn(contribution, step);
                             LOG.info("{}: staged {} rows from {} lines; rejected {} malformed and {} duplicated",
                                     file.jobName(), result.staged(), result.read(), result.malformed(),
@@ -112,10 +112,12 @@ public class SunatJobs {
                 .build();
     }
 
-    private static Staged stage(SunatFile file, EtlCommand command, Jdbi jdbi, StepExecution step) throws Exception {
+    private static Staged stage(SunatFile file, EtlCommand command, EtlSettings settings, Jdbi jdbi,
+                                StepExecution step) throws Exception {
         SunatStager stager = new SunatStager(jdbi, file);
         return Staged.orDrop(() -> SourceFile.read(command.options().get("file"), command.options().get("url"),
-                file.jobName(), ".txt", in -> stager.stage(in, () -> Cancellation.requested(step))),
+                file.jobName(), ".txt", settings.maxDownloadBytes(),
+                in -> stager.stage(in, () -> Cancellation.requested(step)), digest -> digest.recordIn(step)),
                 () -> SunatStager.dropLeftovers(jdbi, file));
     }
 

@@ -7,7 +7,7 @@ import org.postgresql.copy.CopyIn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.job.JobInterruptedException;
-import pe.quipu.etl.padron.LatinLines;
+import pe.quipu.etl.source.SourceLines;
 import pe.quipu.etl.run.Staged;
 
 import java.io.ByteArrayOutputStream;
@@ -52,7 +52,7 @@ final class SunatStager {
     }
 
     Staged stage(InputStream in, BooleanSupplier stopRequested) throws Exception {
-        LatinLines lines = new LatinLines(in);
+        SourceLines lines = SourceLines.latin1(in);
         String header = lines.next();
         while (header != null && header.isBlank()) {
             header = lines.next();
@@ -79,7 +79,7 @@ final class SunatStager {
         }
     }
 
-    private Staged copy(LatinLines lines, SunatColumns columns, CopyIn copy, BooleanSupplier stopRequested)
+    private Staged copy(SourceLines lines, SunatColumns columns, CopyIn copy, BooleanSupplier stopRequested)
             throws Exception {
         ByteArrayOutputStream rows = new ByteArrayOutputStream(CHUNK + 4096);
         StringBuilder row = new StringBuilder(256);

@@ -231,6 +231,26 @@ class PadronExtendidoJobTest {
     }
 
     @Test
+    void a_line_over_64_kib_fails_the_run_naming_it_and_changes_nothing() throws Exception {
+        String r9 = sample.get(9);
+        String r10 = sample.get(10);
+        String before = etags(r9).get(r9);
+        Path csv = write(HEADER + "\n"
+                + r9 + ",ACTIVO,HABIDO,SOCIEDAD ANONIMA,NO DISPONIBLE,NO DISPONIBLE,46900,5,,,,,,,,202609\n"
+                + r10 + ",ACTIVO,HABIDO," + "Ñ".repeat(40_000) + ",NO DISPONIBLE,NO DISPONIBLE,46900,5,,,,,,,,202609\n",
+                ".csv");
+
+        EtlRun run = etl.run("padron-extendido", "--file", csv.toString());
+
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(1);
+        assertThat(run.stdout()).startsWith("padron-extendido failed: ").contains("line 3 is over 65536 bytes")
+                .hasLineCount(1);
+        assertThat(record(r9).path("tipo").isNull()).isTrue();
+        assertThat(record(r10).path("tipo").isNull()).isTrue();
+        assertThat(etags(r9).get(r9)).isEqualTo(before);
+    }
+
+    @Test
     void a_run_stopped_the_way_sigterm_does_ends_canceled_and_changes_nothing() throws Exception {
         // A named pipe as the file: 50,000 lines, then, once the stop is requested the way SIGTERM requests it
         // (QuipuEtl.cancel), more lines in batches until the run ends (at most 1,000,000 in all). The run must

@@ -241,6 +241,30 @@ class PadronJobTest {
     }
 
     @Test
+    void a_line_over_64_kib_fails_the_run_naming_it_and_the_registry_in_service_stays() throws Exception {
+        restoreSample();
+        // A well-formed line whose name alone is 70,000 characters: no real padrón line is over a few hundred
+        // bytes, and a file with one (or with no line end at all) is damaged or hostile.
+        String longName = PadronGenerator.ruc("20", 4_242) + "|" + "X".repeat(70_000)
+                + "|ACTIVO|HABIDO|150137|-|-|-|-|-|-|-|-|-|-|\r\n";
+        String body = new String(sample, StandardCharsets.ISO_8859_1);
+        int third = body.indexOf('\n', body.indexOf('\n') + 1) + 1;
+        String bad = body.substring(0, third) + longName + body.substring(third);
+
+        EtlRun run = etl.run("padron", "--file", zip("long-line.zip", bad.getBytes(StandardCharsets.ISO_8859_1)).toString());
+
+        assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(1);
+        assertThat(run.stdout()).startsWith("padron failed: ").contains("line 3 is over 65536 bytes").hasLineCount(1);
+        assertThat(etl.events(run.runId())).extracting(e -> e.path("type").asText())
+                .containsExactly("etl.run.started", "etl.run.failed");
+        assertThat(quipu.body(quipu.get("/v1/ruc/20100227461", key)).path("razonSocial").asText())
+                .isEqualTo("TRANSPORTES CRUZ DEL SUR S.A.C.");
+        assertThat(count("select count(*) from ruc_registry")).isEqualTo(61);
+        assertThat(count("select count(*) from pg_tables where tablename like 'ruc_registry_%'"
+                + " and tablename <> 'ruc_registry_words'")).isZero();
+    }
+
+    @Test
     void a_file_much_smaller_than_the_registry_in_service_is_refused_as_truncated_unless_allowed() throws Exception {
         Path full = dir.resolve("full.txt");
         PadronGenerator.write(full, 2_000, 5);

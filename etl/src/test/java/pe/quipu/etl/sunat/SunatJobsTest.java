@@ -153,6 +153,24 @@ class SunatJobsTest {
         assertThat(rowsInService(file)).isEqualTo(3_000);
     }
 
+    @Test
+    void a_line_over_64_kib_fails_the_run_naming_it_and_the_list_in_service_stays() throws Exception {
+        SunatFile file = SunatFile.BUENOS_CONTRIBUYENTES;
+        Path good = write("long-line-good.txt", header(file), List.of(row(file, "20100227461", "01/01/2020")), false);
+        assertThat(etl.run(file.jobName(), "--file", good.toString()).exitCode()).isZero();
+        Path path = write("long-line.txt", header(file), List.of(row(file, "20100227461", "01/01/2020"),
+                list("20100017491", "X".repeat(70_000), "01/01/2020", "R.S. 037-2002/SUNAT")), false);
+
+        EtlRun run = etl.run(file.jobName(), "--file", path.toString());
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.stdout()).startsWith(file.jobName() + " failed: ").contains("line 3 is over 65536 bytes")
+                .hasLineCount(1);
+        assertThat(contents(file)).containsExactly("20100227461 2020-01-01 R.S. 037-2002/SUNAT");
+        assertThat(quipu.database.texts("select tablename::text from pg_tables where tablename like 'sunat_stage_%'"))
+                .isEmpty();
+    }
+
     @ParameterizedTest
     @EnumSource(SunatFile.class)
     void a_file_missing_a_required_column_is_refused_naming_it_and_the_data_in_service_stays(SunatFile file)

@@ -2,10 +2,12 @@ package pe.quipu.etl.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.springframework.batch.core.repository.dao.DefaultExecutionContextSerializer;
 import pe.quipu.core.testing.BcrpStub;
 import pe.quipu.core.testing.TestDatabase;
 import pe.quipu.etl.QuipuEtl;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,6 +56,16 @@ public final class EtlRunner {
     /** {@link #run}, refusing a padrón with fewer records than {@code minRetainedShare} of the registry in service. */
     public EtlRun runKeeping(double minRetainedShare, String... args) {
         return withConfig(minRetainedShare, args, this::runWith);
+    }
+
+    /**
+     * {@link #run} in {@code environment} ({@code development} or {@code production}), with {@code etl} settings
+     * (name, YAML value) added to the {@code etl:} section.
+     */
+    public EtlRun runConfigured(String environment, Map<String, String> etl, String... args) {
+        StringBuilder more = new StringBuilder();
+        etl.forEach((name, value) -> more.append("  ").append(name).append(": ").append(value).append('\n'));
+        return withConfig("environment: " + environment + "\n", 0, more.toString(), args, this::runWith);
     }
 
     /**
@@ -107,10 +120,15 @@ public final class EtlRunner {
 
     /** {@code action} on {@code args} with a configuration file of the test database appended, then deleted. */
     private EtlRun withConfig(double minRetainedShare, String[] args, Function<String[], EtlRun> action) {
+        return withConfig("", minRetainedShare, "", args, action);
+    }
+
+    private EtlRun withConfig(String top, double minRetainedShare, String etl, String[] args,
+                              Function<String[], EtlRun> action) {
         try {
             Path config = Files.createTempFile("quipu-etl-", ".yml");
             try {
-                Files.writeString(config, """
+                Files.writeString(config, top + """
                         database:
                           embeddedDataDirectory: %s
                         bcrp:
@@ -121,7 +139,7 @@ public final class EtlRunner {
                         etl:
                           maxRejectedShare: 0.001
                           minRetainedShare: %s
-                        """.formatted(database.dataDirectory(), bcrp.baseUrl(), minRetainedShare));
+                        """.formatted(database.dataDirectory(), bcrp.baseUrl(), minRetainedShare) + etl);
                 String[] full = Arrays.copyOf(args, args.length + 1);
                 full[args.length] = config.toString();
                 return action.apply(full);
@@ -140,6 +158,19 @@ public final class EtlRunner {
         int code = new QuipuEtl(clock, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
         return new EtlRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The run's execution context, the record Spring Batch keeps of it beside its counts and status. */
+    public Map<String, Object> runContext(long runId) {
+        String stored = database.texts("""
+                select coalesce(serialized_context, short_context) from batch_job_execution_context
+                 where job_execution_id = ?""", runId).getFirst();
+        try {
+            return new DefaultExecutionContextSerializer().deserialize(
+                    new ByteArrayInputStream(stored.getBytes(StandardCharsets.ISO_8859_1)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The outbox's etl.run.* events of one run, oldest first, each as {type, data}. */
