@@ -1,4 +1,4 @@
-package pe.quipu.etl.padron;
+package pe.quipu.etl.generate;
 
 import java.nio.file.Path;
 

@@ -1,9 +1,9 @@
-package pe.quipu.etl.sunat;
+package pe.quipu.etl.generate;
 
 import pe.quipu.core.ubigeo.Ubigeo;
 import pe.quipu.core.ubigeo.UbigeoCsv;
-import pe.quipu.etl.padron.GeneratorOptions;
-import pe.quipu.etl.padron.PadronGenerator;
+import pe.quipu.etl.sunat.SunatColumns;
+import pe.quipu.etl.sunat.SunatFile;
 
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -29,7 +29,7 @@ import java.util.zip.ZipOutputStream;
  * natural persons to be on a list or to have premises. Premises carry real ubigeos of the bundled INEI catalogue.
  * The same rows and seed give the same bytes.
  *
- * <p>{@code java -cp etl/target/quipu-etl.jar pe.quipu.etl.sunat.SunatListsGenerator --rows N --out DIR [--seed S]}
+ * <p>{@code java -cp etl/target/quipu-etl.jar pe.quipu.etl.generate.SunatListsGenerator --rows N --out DIR [--seed S]}
  * ({@code ./quipu generate-sunat-lists …}): the padrón of {@code --rows N} lines with the seed is the one
  * {@code generate-padron --rows N --seed S} writes.
  */

@@ -1,4 +1,4 @@
-package pe.quipu.etl.padron;
+package pe.quipu.etl.generate;
 
 import pe.quipu.core.ruc.Ruc;
 
@@ -23,7 +23,7 @@ import java.util.zip.ZipOutputStream;
  * E.I.R.L., S.R.L., S.A.…), drawn from a stream of their own so that the rest of each line is what it was.
  * The same seed gives the same bytes.
  *
- * <p>{@code java -cp etl/target/quipu-etl.jar pe.quipu.etl.padron.PadronGenerator --rows N --out FILE[.zip] [--seed S]}
+ * <p>{@code java -cp etl/target/quipu-etl.jar pe.quipu.etl.generate.PadronGenerator --rows N --out FILE[.zip] [--seed S]}
  */
 public final class PadronGenerator {
 

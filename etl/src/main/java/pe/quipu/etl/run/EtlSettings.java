@@ -1,4 +1,4 @@
-package pe.quipu.etl;
+package pe.quipu.etl.run;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.DataSize;
