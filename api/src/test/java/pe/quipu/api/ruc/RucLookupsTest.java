@@ -6,7 +6,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import pe.quipu.api.db.ExactCache;
+import pe.quipu.api.platform.ExactCache;
 import pe.quipu.api.domain.DomainException.PlanForbids;
 import pe.quipu.api.domain.DomainException.QuotaExceeded;
 import pe.quipu.api.plans.AccountLimits;
