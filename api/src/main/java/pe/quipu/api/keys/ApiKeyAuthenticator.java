@@ -120,6 +120,16 @@ public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPr
     }
 
     /**
+     * Forgets that the key with this hash (hex) was missing, as told by the notification of its insert. A lookup of
+     * it under way is waited for (a compute on its entry waits for the lookup's own), so that a miss it is about to
+     * note is forgotten too; a key already cached stays: a row just inserted cannot have made it stale.
+     */
+    void forgetMiss(String hashHex) {
+        cache.asMap().computeIfPresent(hashHex, (k, principal) -> principal);
+        missing.invalidate(hashHex);
+    }
+
+    /**
      * Forgets the key with this hash at once, on the instance that just changed it: its notification comes back
      * asynchronously, and the caller's next request must not find the old state.
      */
