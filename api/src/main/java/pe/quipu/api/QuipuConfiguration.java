@@ -93,7 +93,7 @@ public class QuipuConfiguration extends Configuration
     @JsonProperty
     private SearchSettings search = new SearchSettings();
 
-    /** How long the lookups run in memory at start-up, before the connectors open ({@code http.WarmUp}); 0s: none. */
+    /** How long the lookups run in memory at start-up, before the connectors open ({@code training.WarmUp}); 0s: none. */
     @NotNull
     @MaxDuration(value = 2, unit = TimeUnit.MINUTES)
     @JsonProperty
