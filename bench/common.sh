@@ -70,8 +70,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 bench_start_with_padron() {
   local t
   t=$(now)
-  "$JAVA" -cp "$ETL_JAR" pe.quipu.etl.padron.PadronGenerator --rows "$ROWS" --out "$WORK/padron.zip" --seed 42
-  "$JAVA" -cp "$ETL_JAR" pe.quipu.etl.padron.PadronGenerator --rows 20000 --out "$WORK/before.zip" --seed 42
+  "$JAVA" -cp "$ETL_JAR" pe.quipu.etl.generate.PadronGenerator --rows "$ROWS" --out "$WORK/padron.zip" --seed 42
+  "$JAVA" -cp "$ETL_JAR" pe.quipu.etl.generate.PadronGenerator --rows 20000 --out "$WORK/before.zip" --seed 42
   echo "generated $(du -h "$WORK/padron.zip" | cut -f1) zip in $(since "$t") s"
 
   echo "starting the API on port $API_PORT (embedded PostgreSQL on $DB_PORT)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks what metering costs on the hot path (issue 4, Performance): RUC lookups with metering on against the
+# Benchmarks what metering costs on the hot path: RUC lookups with metering on against the
 # same lookups with metering off (QUIPU_METERING_ENABLED=false), in one run, and shows with pg_stat_statements that
 # metering adds no query per request.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks the padron job against PostgreSQL's own bulk load, on a generated padrón (issue 3, Performance).
+# Benchmarks the padron job against PostgreSQL's own bulk load, on a generated padrón.
 #
 #   ./mvnw -q -B -DskipTests package && bench/padron-load.sh [ROWS]      (ROWS defaults to 5,000,000)
 #

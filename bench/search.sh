@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks search by name (GET /v1/ruc?q=, contract §10; issue 15, Performance): what its trigram index costs the
+# Benchmarks search by name (GET /v1/ruc?q=, contract §10): what its trigram index costs the
 # padrón load, the index's size, and the latency of 1,000 searches.
 #
 #   ./mvnw -q -B -DskipTests package && bench/search.sh [ROWS]      (ROWS defaults to 2,000,000)

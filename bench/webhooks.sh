@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks webhook delivery (issue 10, Performance): throughput to a receiver that answers 204 at once, beside that
+# Benchmarks webhook delivery: throughput to a receiver that answers 204 at once, beside that
 # receiver's own ceiling; the punctuality of retries; what one hanging endpoint costs the others; the API's RSS with
 # a backlog of deliveries pending.
 #

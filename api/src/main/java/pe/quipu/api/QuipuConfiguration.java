@@ -11,7 +11,7 @@ import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import pe.quipu.api.accounts.AuthSettings;
-import pe.quipu.api.db.OperatorCommand;
+import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.metering.MeteringSettings;
 import pe.quipu.api.ruc.RucSettings;
@@ -93,7 +93,7 @@ public class QuipuConfiguration extends Configuration
     @JsonProperty
     private SearchSettings search = new SearchSettings();
 
-    /** How long the lookups run in memory at start-up, before the connectors open ({@code http.WarmUp}); 0s: none. */
+    /** How long the lookups run in memory at start-up, before the connectors open ({@code training.WarmUp}); 0s: none. */
     @NotNull
     @MaxDuration(value = 2, unit = TimeUnit.MINUTES)
     @JsonProperty

@@ -2,7 +2,7 @@ package pe.quipu.api;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import pe.quipu.api.lifecycle.DevelopmentMode;
+import pe.quipu.api.platform.DevelopmentMode;
 import pe.quipu.api.testing.ConfigFiles;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.api.testing.StandardErrorTee;

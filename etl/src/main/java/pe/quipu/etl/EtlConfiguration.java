@@ -16,6 +16,7 @@ import jakarta.validation.constraints.Pattern;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.ruc.SearchSettings;
+import pe.quipu.etl.run.EtlSettings;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -21,6 +21,8 @@ import pe.quipu.core.db.SchemaMigrations;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.ruc.SearchSettings;
+import pe.quipu.etl.run.EtlSettings;
+import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.RunLock;
 
@@ -157,7 +159,7 @@ public final class QuipuEtl {
             context.registerBean(Clock.class, () -> clock);
             context.registerBean(ObjectMapper.class, () -> json);
             context.registerBean(EventOutbox.class, () -> new EventOutbox(clock, json));
-            context.registerBean(EtlCommand.class, () -> command);
+            context.registerBean(JobOptions.class, () -> new JobOptions(command.options()));
             context.register(BatchInfrastructure.class, command.job().configuration());
             context.registerBean(RunEvents.class, () -> new RunEvents(context.getBean(Jdbi.class),
                     context.getBean(EventOutbox.class), running::set));

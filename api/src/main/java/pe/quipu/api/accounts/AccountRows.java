@@ -4,7 +4,7 @@ import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Define;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.core.accounts.EmailIdentity;
 
 import java.time.Instant;
 import java.util.List;

@@ -16,7 +16,7 @@ import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
 import pe.quipu.api.http.TextInput;

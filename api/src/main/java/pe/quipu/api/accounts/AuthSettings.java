@@ -3,7 +3,7 @@ package pe.quipu.api.accounts;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
-import pe.quipu.api.domain.ThrottleSettings;
+import pe.quipu.api.throttle.ThrottleSettings;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.List;

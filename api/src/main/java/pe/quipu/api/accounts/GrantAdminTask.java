@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.NotFound;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.http.OperatorTask;
 
 import java.util.List;

@@ -5,8 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
-import pe.quipu.api.domain.ClockTimeMeter;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.api.throttle.ClockTimeMeter;
+import pe.quipu.core.accounts.EmailIdentity;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -6,8 +6,8 @@ import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.domain.DomainException.RateLimited;
-import pe.quipu.api.domain.EmailIdentity;
-import pe.quipu.api.domain.KeyedThrottle;
+import pe.quipu.core.accounts.EmailIdentity;
+import pe.quipu.api.throttle.KeyedThrottle;
 import pe.quipu.api.plans.AccountLimitsCache;
 
 import java.sql.SQLException;

@@ -1,7 +1,7 @@
 package pe.quipu.api.fx;
 
 import org.slf4j.Logger;
-import pe.quipu.api.db.ExactCache;
+import pe.quipu.api.platform.ExactCache;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
@@ -35,7 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * after {@code p.fecha} up to the date is a recorded gap (BCRP was asked and had nothing). Gaps are recorded
  * only for settled days, before yesterday in Lima: BCRP may still publish today's rate, and a rate published
  * after midnight would otherwise leave yesterday a gap for good. Yesterday and today count as checked only
- * for {@code recentFreshFor} (the capture interval) after BCRP last showed nothing for them.
+ * for {@code recentFreshFor} (the capture interval) after BCRP last showed nothing for them. {@link RateProof}
+ * works out, from the dates alone, which days a proof needs.
  * <p>
  * A date before its currency's series starts ({@code bcrp.seriesStart}) is 404 without asking BCRP, and no request
  * reaches back before that day. A date BCRP confirmed has nothing on or before it (no publication cached, and an
@@ -132,25 +133,19 @@ public final class ExchangeRateService {
             return kept;
         }
         Optional<ExchangeRate> cached = store.latestOnOrBefore(moneda, target);
-        if (cached.isPresent() && proven(moneda, cached.get().fecha(), target, today)) {
-            // Proven for good, until the tables change: a publication of that very day, or a settled date (its
-            // proof is recorded gaps). A recent date's proof also rests on how recently BCRP was asked.
-            if (cached.get().fecha().equals(target) || target.isBefore(today.minusDays(1))) {
-                read.keep(asked, cached.get());
+        if (cached.isPresent()) {
+            RateProof proof = new RateProof(cached.get().fecha(), target, today);
+            if (proven(moneda, proof)) {
+                if (proof.forGood()) {
+                    read.keep(asked, cached.get());
+                }
+                return cached.get();
             }
-            return cached.get();
         }
         if (cached.isEmpty() && knownEmpty(moneda, target)) {
             throw nothingOnOrBefore(moneda, target);
         }
-        LocalDate from = target.minusDays((cached.isPresent() ? WINDOW_DAYS : FIRST_LOOKUP_DAYS) - 1L);
-        if (cached.isPresent() && cached.get().fecha().isAfter(from.minusDays(1))) {
-            // What is cached is known; only the days after it are in doubt.
-            from = cached.get().fecha().plusDays(1);
-        }
-        if (start != null && from.isBefore(start)) {
-            from = start; // BCRP has nothing before its series starts (and may choke on such dates).
-        }
+        LocalDate from = fetchFrom(target, cached.map(ExchangeRate::fecha), start);
         try {
             refresh(moneda, from, target);
         } catch (BcrpUnavailableException e) {
@@ -172,16 +167,33 @@ public final class ExchangeRateService {
         return new NotFound("BCRP published no " + moneda + " rate on or before " + target);
     }
 
+    /**
+     * The first day to ask BCRP about for {@code target}: a window of {@link #WINDOW_DAYS} ending on it when an
+     * older publication is cached ({@code cachedFecha}), of {@link #FIRST_LOOKUP_DAYS} when none is; never a day
+     * already known (on or before the cached publication), nor one before the series starts ({@code seriesStart};
+     * null for no bound).
+     */
+    static LocalDate fetchFrom(LocalDate target, Optional<LocalDate> cachedFecha, LocalDate seriesStart) {
+        LocalDate from = target.minusDays((cachedFecha.isPresent() ? WINDOW_DAYS : FIRST_LOOKUP_DAYS) - 1L);
+        if (cachedFecha.isPresent() && cachedFecha.get().isAfter(from.minusDays(1))) {
+            // What is cached is known; only the days after it are in doubt.
+            from = cachedFecha.get().plusDays(1);
+        }
+        if (seriesStart != null && from.isBefore(seriesStart)) {
+            from = seriesStart; // BCRP has nothing before its series starts (and may choke on such dates).
+        }
+        return from;
+    }
+
     private boolean knownEmpty(Moneda moneda, LocalDate target) {
         EmptyThrough known = emptyThrough.get(moneda);
-        return known != null && !target.isAfter(known.through()) && known.trustedAt(clock.instant());
+        return known != null && known.answers(target, clock.instant());
     }
 
     private void rememberEmpty(Moneda moneda, LocalDate target) {
         Instant now = clock.instant();
         EmptyThrough fresh = new EmptyThrough(target, now, now.plus(emptyAnswerMemory));
-        emptyThrough.merge(moneda, fresh, (old, mine) ->
-                old.trustedAt(now) && old.through().isAfter(mine.through()) ? old : mine);
+        emptyThrough.merge(moneda, fresh, (old, mine) -> old.outlasts(mine, now) ? old : mine);
     }
 
     /**
@@ -230,49 +242,58 @@ public final class ExchangeRateService {
     }
 
     /**
-     * Whether the cache alone proves that {@code publicationFecha} is the answer for {@code target}: every
-     * settled day after it is a recorded gap, and the recent days (yesterday and today in Lima, which BCRP may
-     * still publish) were asked about within {@code recentFreshFor}.
+     * Whether the cache alone proves the proof's publication is the answer for its date: every settled day after it
+     * is a recorded gap, and the recent days (yesterday and today in Lima, which BCRP may still publish) were asked
+     * about within {@code recentFreshFor}.
      */
-    private boolean proven(Moneda moneda, LocalDate publicationFecha, LocalDate target, LocalDate today) {
-        if (publicationFecha.equals(target)) {
+    private boolean proven(Moneda moneda, RateProof proof) {
+        if (proof.ofTheDate()) {
             return true;
         }
-        LocalDate firstRecent = today.minusDays(1);
-        LocalDate lastSettled = target.isBefore(firstRecent) ? target : firstRecent.minusDays(1);
-        long settledInDoubt = ChronoUnit.DAYS.between(publicationFecha, lastSettled);
-        if (settledInDoubt > 0 && store.countGaps(moneda, publicationFecha, lastSettled) < settledInDoubt) {
+        Optional<RateProof.Days> settled = proof.settledInDoubt();
+        if (settled.isPresent() && store.countGaps(moneda, settled.get().first().minusDays(1), settled.get().last())
+                < settled.get().count()) {
             return false;
         }
-        if (target.isBefore(firstRecent)) {
+        Optional<RateProof.Days> recent = proof.recentInDoubt();
+        if (recent.isEmpty()) {
             return true;
         }
-        LocalDate firstRecentInDoubt = publicationFecha.plusDays(1).isAfter(firstRecent)
-                ? publicationFecha.plusDays(1) : firstRecent;
-        return recentlyChecked(moneda, firstRecentInDoubt, target, today);
-    }
-
-    private boolean recentlyChecked(Moneda moneda, LocalDate from, LocalDate to, LocalDate today) {
         RecentCheck check = recentChecks.get(moneda);
-        if (check == null || !LocalDate.ofInstant(check.at(), LIMA).equals(today)
-                || check.from().isAfter(from) || check.to().isBefore(to)) {
-            return false;
-        }
-        Instant now = clock.instant();
-        return !now.isBefore(check.at()) && now.isBefore(check.at().plus(recentFreshFor));
+        return check != null && check.proves(recent.get(), proof.today(), clock.instant(), recentFreshFor);
     }
 
     /** BCRP answered for {@code [from, to]} at {@code at}, and that range reached the recent days. */
-    private record RecentCheck(Instant at, LocalDate from, LocalDate to) {
+    record RecentCheck(Instant at, LocalDate from, LocalDate to) {
+
+        /**
+         * Whether this answer still shows that nothing was published on {@code days}: it covered them, it was given
+         * {@code today} (Lima), and it is less than {@code freshFor} old.
+         */
+        boolean proves(RateProof.Days days, LocalDate today, Instant now, Duration freshFor) {
+            return LocalDate.ofInstant(at, LIMA).equals(today) && !from.isAfter(days.first())
+                    && !to.isBefore(days.last()) && !now.isBefore(at) && now.isBefore(at.plus(freshFor));
+        }
     }
 
     private record Window(Moneda moneda, LocalDate from, LocalDate to) {
     }
 
     /** BCRP confirmed at {@code at} that nothing was published on or before {@code through}; trusted until then. */
-    private record EmptyThrough(LocalDate through, Instant at, Instant until) {
+    record EmptyThrough(LocalDate through, Instant at, Instant until) {
+
         boolean trustedAt(Instant now) {
             return !now.isBefore(at) && now.isBefore(until);
+        }
+
+        /** Whether this answer says, at {@code now}, that nothing was published on or before {@code target}. */
+        boolean answers(LocalDate target, Instant now) {
+            return !target.isAfter(through) && trustedAt(now);
+        }
+
+        /** Whether to remember this answer rather than {@code newer}: it is still trusted and reaches later. */
+        boolean outlasts(EmptyThrough newer, Instant now) {
+            return trustedAt(now) && through.isAfter(newer.through());
         }
     }
 }

@@ -5,7 +5,7 @@ import java.text.Normalizer;
 /**
  * The rule every text input meets where it enters (JSON members, operator task parameters): no control character
  * (C0, DEL, C1), no lone surrogate, no Unicode non-character. Such text has no honest use in an email, a name or a
- * parameter, and PostgreSQL refuses NUL outright (which used to surface as a 500).
+ * parameter, and PostgreSQL refuses NUL outright.
  */
 public final class TextInput {
 

@@ -102,7 +102,7 @@ public final class ApiKeyAuthenticator implements Authenticator<String, ApiKeyPr
 
     /**
      * Makes {@code secret} a key of {@code principal} in this process's memory only, until the returned action
-     * runs: for the start-up warm-up ({@code pe.quipu.api.http.WarmUp}), before any connector is open.
+     * runs: for the start-up warm-up ({@code pe.quipu.api.training.WarmUp}), before any connector is open.
      */
     public Runnable admitInMemory(String secret, ApiKeyPrincipal principal) {
         String cacheKey = HexFormat.of().formatHex(ApiKeySecret.hashOf(secret));

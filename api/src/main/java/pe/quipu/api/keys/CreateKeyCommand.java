@@ -6,9 +6,9 @@ import net.sourceforge.argparse4j.inf.Subparser;
 import org.jdbi.v3.core.Handle;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.Scope;
-import pe.quipu.api.db.OperatorCommand;
+import pe.quipu.api.platform.OperatorCommand;
+import pe.quipu.api.platform.Platform;
 import pe.quipu.api.domain.DomainException.InvalidInput;
-import pe.quipu.core.events.EventOutbox;
 
 import java.time.Clock;
 import java.util.Arrays;
@@ -24,14 +24,9 @@ import java.util.stream.Collectors;
 public final class CreateKeyCommand<C extends Configuration & OperatorCommand.DatabaseConfigured>
         extends OperatorCommand<C> {
 
-    private final EventOutbox outbox;
-    private final AuditLog audit;
-
-    public CreateKeyCommand(Class<C> configurationClass, Clock clock, EventOutbox outbox, AuditLog audit) {
+    public CreateKeyCommand(Class<C> configurationClass, Clock clock) {
         super("create-key", "Create an API key (and its account if new) and print it once", configurationClass,
                 clock);
-        this.outbox = outbox;
-        this.audit = audit;
     }
 
     @Override
@@ -45,16 +40,16 @@ public final class CreateKeyCommand<C extends Configuration & OperatorCommand.Da
     }
 
     @Override
-    protected void run(Namespace namespace, Handle handle) {
+    protected void run(Namespace namespace, Platform platform, Handle handle) {
         String email = namespace.getString("email").strip();
         if (!email.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
             throw InvalidInput.of("--email must be an email address, got '" + email + "'");
         }
         Set<Scope> scopes = parseScopes(namespace.getString("scopes"));
-        KeyIssuer issuer = new KeyIssuer(clock, outbox);
+        KeyIssuer issuer = new KeyIssuer(platform.clock(), platform.outbox());
         UUID account = issuer.accountFor(handle, email);
         KeyIssuer.IssuedKey key = issuer.issue(handle, account, namespace.getString("name"), scopes);
-        audit.record(handle, account, "key.created", AuditLog.Origin.OPERATOR, key.auditDetails());
+        platform.audit().record(handle, account, "key.created", AuditLog.Origin.OPERATOR, key.auditDetails());
         System.err.printf("Created API key %s (prefix %s) for %s with scopes %s.%n", key.id(),
                 key.secret().displayPrefix(), email, String.join(",", key.scopes()));
         System.err.println("The key is printed once, below; store it now. Quipu keeps only its hash.");

@@ -1,6 +1,6 @@
 package pe.quipu.api.keys;
 
-import pe.quipu.api.db.NotificationListener;
+import pe.quipu.api.platform.NotificationListener;
 
 /**
  * Keeps this instance's API key cache in step with the {@code api_keys} table: a trigger on it notifies

@@ -6,7 +6,7 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.core.events.EventOutbox;
 

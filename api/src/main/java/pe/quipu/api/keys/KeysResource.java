@@ -18,7 +18,7 @@ import jakarta.ws.rs.core.Response;
 import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.auth.SessionPrincipal;
-import pe.quipu.api.domain.KeyedThrottle;
+import pe.quipu.api.throttle.KeyedThrottle;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.PathIds;
 import pe.quipu.api.http.TextInput;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
-import pe.quipu.api.domain.ThrottleSettings;
+import pe.quipu.api.throttle.ThrottleSettings;
 import jakarta.validation.constraints.NotNull;
 
 /** The {@code keys:} section of config.yml. */

@@ -5,9 +5,9 @@ import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
 import org.jdbi.v3.core.Handle;
 import pe.quipu.api.audit.AuditLog;
-import pe.quipu.api.db.OperatorCommand;
+import pe.quipu.api.platform.OperatorCommand;
+import pe.quipu.api.platform.Platform;
 import pe.quipu.api.domain.DomainException.NotFound;
-import pe.quipu.core.events.EventOutbox;
 
 import java.time.Clock;
 
@@ -18,13 +18,8 @@ import java.time.Clock;
 public final class RevokeKeyCommand<C extends Configuration & OperatorCommand.DatabaseConfigured>
         extends OperatorCommand<C> {
 
-    private final EventOutbox outbox;
-    private final AuditLog audit;
-
-    public RevokeKeyCommand(Class<C> configurationClass, Clock clock, EventOutbox outbox, AuditLog audit) {
+    public RevokeKeyCommand(Class<C> configurationClass, Clock clock) {
         super("revoke-key", "Revoke an API key by its prefix (as printed by create-key)", configurationClass, clock);
-        this.outbox = outbox;
-        this.audit = audit;
     }
 
     @Override
@@ -34,11 +29,11 @@ public final class RevokeKeyCommand<C extends Configuration & OperatorCommand.Da
     }
 
     @Override
-    protected void run(Namespace namespace, Handle handle) {
+    protected void run(Namespace namespace, Platform platform, Handle handle) {
         String prefix = namespace.getString("prefix").strip();
-        KeyIssuer.RevokedKey key = new KeyIssuer(clock, outbox).revokeByPrefix(handle, prefix)
+        KeyIssuer.RevokedKey key = new KeyIssuer(platform.clock(), platform.outbox()).revokeByPrefix(handle, prefix)
                 .orElseThrow(() -> new NotFound("no working key has the prefix " + prefix));
-        audit.record(handle, key.accountId(), "key.revoked", AuditLog.Origin.OPERATOR, key.auditDetails());
+        platform.audit().record(handle, key.accountId(), "key.revoked", AuditLog.Origin.OPERATOR, key.auditDetails());
         System.err.printf("Revoked API key %s (prefix %s).%n", key.id(), prefix);
     }
 }

@@ -5,7 +5,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
-import pe.quipu.api.plans.Subscriptions;
+import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.core.events.EventOutbox;
 
 import java.time.Clock;
@@ -150,7 +150,7 @@ public final class MeteringStore {
 
     /** Lima days as their dates. */
     private static String[] dates(java.util.Collection<SyncBatch.Key> keys) {
-        return keys.stream().map(k -> LocalDate.ofInstant(k.bucket(), Subscriptions.LIMA).toString())
+        return keys.stream().map(k -> LimaCalendar.date(k.bucket()).toString())
                 .toArray(String[]::new);
     }
 
@@ -199,21 +199,21 @@ public final class MeteringStore {
     }
 
     static LocalDate period(Instant monthStart) {
-        return LocalDate.ofInstant(monthStart, Subscriptions.LIMA);
+        return LimaCalendar.date(monthStart);
     }
 
     /** A month's stored count, and whether its threshold event was already emitted. */
     public record MonthCount(UUID accountId, LocalDate period, long used, Instant alertedAt) {
         SyncBatch.Key key() {
             return new SyncBatch.Key(Counter.Kind.MONTH, accountId,
-                    period.atStartOfDay(Subscriptions.LIMA).toInstant());
+                    LimaCalendar.startOf(period));
         }
     }
 
     /** A Lima day's stored counts: the requests answered, and the quota units they spent. */
     public record DayCount(UUID accountId, LocalDate day, long requests, long units) {
         SyncBatch.Key key(Counter.Kind kind) {
-            return new SyncBatch.Key(kind, accountId, day.atStartOfDay(Subscriptions.LIMA).toInstant());
+            return new SyncBatch.Key(kind, accountId, LimaCalendar.startOf(day));
         }
     }
 

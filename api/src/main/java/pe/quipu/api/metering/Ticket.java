@@ -43,9 +43,16 @@ public final class Ticket {
     /** Settles the request by its answer's status, once, and returns what that answer says is left. */
     synchronized Allowance settle(int status) {
         if (settled == null) {
-            boolean charged = status >= 200 && status < 300 || status == 304 || status == 404;
-            settled = meter.settle(this, charged, status == 429);
+            settled = meter.settle(this, spendsUnits(status), status == 429);
         }
         return settled;
+    }
+
+    /**
+     * Whether an answer spends the units its request holds: 2xx, 304 and 404 alike (contract §2); an answer that
+     * refused the request (400, 401, 403, 413, 415, 429, ...) or failed (5xx) gives them back.
+     */
+    static boolean spendsUnits(int status) {
+        return status >= 200 && status < 300 || status == 304 || status == 404;
     }
 }

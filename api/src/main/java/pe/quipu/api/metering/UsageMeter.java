@@ -4,7 +4,7 @@ import pe.quipu.api.domain.Allowance;
 import pe.quipu.api.domain.DomainException.QuotaExceeded;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.plans.AccountLimits;
-import pe.quipu.api.plans.Subscriptions;
+import pe.quipu.api.domain.LimaCalendar;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +41,8 @@ public final class UsageMeter {
 
     private final Clock clock;
     private final MeteringStore store;
+    /** The current Lima month and day, asked for on every metered request. */
+    private final LimaCalendar.Periods periods = new LimaCalendar.Periods();
     private final ConcurrentHashMap<UUID, AccountUsage> accounts = new ConcurrentHashMap<>();
     /** Counters of past buckets with counts not yet in the database. */
     private final Set<Counter> retired = ConcurrentHashMap.newKeySet();
@@ -69,8 +71,8 @@ public final class UsageMeter {
             AccountUsage usage = current(limits.accountId(), now);
             SyncWaiter waiter = sync;
             boolean mayWait = waits < MAX_SYNC_WAITS && waiter != null;
-            Instant monthStart = Subscriptions.monthStart(now);
-            Instant dayStart = Subscriptions.dayStart(now);
+            Instant monthStart = periods.monthStart(now);
+            Instant dayStart = periods.dayStart(now);
             Instant minuteStart = minuteStart(now);
             synchronized (usage) {
                 if (usage.evicted) {
@@ -168,7 +170,7 @@ public final class UsageMeter {
     public long monthUsed(AccountLimits limits) {
         if (sync == null) {
             Instant now = clock.instant();
-            return Math.max(0, store.monthUsed(limits.accountId(), Subscriptions.monthStart(now)));
+            return Math.max(0, store.monthUsed(limits.accountId(), periods.monthStart(now)));
         }
         int waits = 0;
         while (true) {
@@ -180,7 +182,7 @@ public final class UsageMeter {
                     continue;
                 }
                 usage.lastUsedNanos = System.nanoTime();
-                usage.roll(Subscriptions.monthStart(now), Subscriptions.dayStart(now), minuteStart(now),
+                usage.roll(periods.monthStart(now), periods.dayStart(now), minuteStart(now),
                         retired::add);
                 if (usage.month.known || waits >= MAX_SYNC_WAITS || waiter == null) {
                     return Math.max(0, usage.month.total());
@@ -193,7 +195,7 @@ public final class UsageMeter {
 
     private AccountUsage current(UUID accountId, Instant now) {
         return accounts.computeIfAbsent(accountId,
-                id -> new AccountUsage(id, Subscriptions.monthStart(now), Subscriptions.dayStart(now),
+                id -> new AccountUsage(id, periods.monthStart(now), periods.dayStart(now),
                         minuteStart(now)));
     }
 
@@ -316,7 +318,7 @@ public final class UsageMeter {
     private static QuotaExceeded quotaExceeded(AccountLimits limits, Counter minute, Counter month, Instant now,
                                                long units, long own) {
         long remaining = Math.max(0, limits.monthlyQuota() - (month.total() - own));
-        long retryAfter = secondsUntil(Subscriptions.nextMonthStart(now), now);
+        long retryAfter = secondsUntil(LimaCalendar.nextMonthStart(now), now);
         String asked = units == 1 ? "" : "; this request needs " + units + " units and " + remaining + " are left";
         return new QuotaExceeded("This key's account has used its monthly quota of " + limits.monthlyQuota()
                 + " units on the " + limits.plan() + " plan" + asked

@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.domain.DomainException.InvalidInput;
@@ -19,7 +20,6 @@ import pe.quipu.api.domain.FieldError;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
-import pe.quipu.api.plans.Subscriptions;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -79,7 +79,7 @@ public final class UsageResource {
     @RequiresSession(orApiKey = true)
     public Response daily(@Auth QuipuPrincipal caller, @Context HttpServletRequest request) {
         Map<String, String> query = StrictQueryString.single(request, DAILY_PARAMETERS);
-        LocalDate today = LocalDate.ofInstant(clock.instant(), Subscriptions.LIMA);
+        LocalDate today = LimaCalendar.date(clock.instant());
         Range range = Range.of(query.get("from"), query.get("to"), today);
         Map<LocalDate, MeteringStore.DayCount> stored = new HashMap<>();
         for (MeteringStore.DayCount day : store.days(caller.accountId(), range.from(), range.to())) {
@@ -95,7 +95,7 @@ public final class UsageResource {
             requests += day.requests();
             units += day.units();
         }
-        Daily daily = new Daily(range.from(), range.to(), Subscriptions.LIMA.getId(), new Totals(requests, units), days);
+        Daily daily = new Daily(range.from(), range.to(), LimaCalendar.ZONE.getId(), new Totals(requests, units), days);
         return Response.ok(daily).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
 
@@ -154,22 +154,5 @@ public final class UsageResource {
     /** The range's sums. */
     @JsonPropertyOrder({"requests", "units"})
     public record Totals(long requests, long units) {
-    }
-
-    /** The quota month: {@code start} inclusive, {@code end} exclusive (the next month's start), Lima months. */
-    public record Period(Instant start, Instant end) {
-    }
-
-    public record MonthlyQuota(long limit, long used, long remaining) {
-    }
-
-    public record Usage(String plan, Period period, MonthlyQuota monthlyQuota, int rateLimitRpm) {
-
-        /** The account's usage at {@code now}, {@code used} units into this Lima month (the personal-data export's too). */
-        public static Usage of(AccountLimits account, long used, Instant now) {
-            long limit = account.monthlyQuota();
-            return new Usage(account.plan(), new Period(Subscriptions.monthStart(now), Subscriptions.nextMonthStart(now)),
-                    new MonthlyQuota(limit, used, Math.max(0, limit - used)), account.rateLimitRpm());
-        }
     }
 }

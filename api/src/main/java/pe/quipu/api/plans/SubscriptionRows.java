@@ -4,7 +4,8 @@ import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.BindMethods;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.api.domain.LimaCalendar;
+import pe.quipu.core.accounts.EmailIdentity;
 
 import java.time.Instant;
 import java.util.List;
@@ -55,7 +56,7 @@ interface SubscriptionRows {
     /** Opens the account's new current subscription (end the previous one first); it renews at the next Lima month. */
     default Subscription open(UUID accountId, String plan, Subscription.Overrides overrides, Instant startedAt) {
         Subscription opened = new Subscription(Subscriptions.newId(), accountId, plan, overrides.monthlyQuota(),
-                overrides.rateLimitRpm(), startedAt, Subscriptions.nextMonthStart(startedAt), null);
+                overrides.rateLimitRpm(), startedAt, LimaCalendar.nextMonthStart(startedAt), null);
         insert(opened);
         return opened;
     }

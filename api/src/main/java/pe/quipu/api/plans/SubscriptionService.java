@@ -2,11 +2,12 @@ package pe.quipu.api.plans;
 
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
-import pe.quipu.api.domain.EmailIdentity;
+import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.core.events.EventOutbox;
 
 import java.time.Clock;
@@ -193,7 +194,7 @@ public final class SubscriptionService {
 
     /** Due free subscriptions move straight to the next Lima month after {@code now}, in batches, announced nowhere. */
     private int renewFree(Instant now) {
-        Instant next = Subscriptions.nextMonthStart(now);
+        Instant next = LimaCalendar.nextMonthStart(now);
         int total = 0;
         int moved;
         do {
@@ -227,7 +228,7 @@ public final class SubscriptionService {
                 return Due.NOTHING; // renewFree's; not announced
             }
             // renews_at is a Lima month start, so the next one is exactly one paid period later.
-            Subscription renewed = s.withRenewsAt(Subscriptions.nextMonthStart(s.renewsAt()));
+            Subscription renewed = s.withRenewsAt(LimaCalendar.nextMonthStart(s.renewsAt()));
             rows.setRenewsAt(s.id(), renewed.renewsAt());
             announceUpdate(h, renewed, s.plan());
             return Due.RENEWED;

@@ -1,11 +1,11 @@
 package pe.quipu.api.privacy;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.api.audit.AuditLog;
-import pe.quipu.api.metering.UsageResource.Usage;
+import pe.quipu.api.metering.Usage;
 import pe.quipu.api.plans.Plan;
 import pe.quipu.api.plans.PlanTable;
-import pe.quipu.api.plans.Subscriptions;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -214,7 +214,7 @@ final class ExportWriter {
         out.writeEndObject();
         // The paid period under way: a subscription renews at each Lima month's start.
         out.writeObjectFieldStart("period");
-        Instant monthStart = Subscriptions.monthStart(now);
+        Instant monthStart = LimaCalendar.monthStart(now);
         instant("start", s.startedAt().isAfter(monthStart) ? s.startedAt() : monthStart);
         instant("end", s.renewsAt());
         out.writeEndObject();

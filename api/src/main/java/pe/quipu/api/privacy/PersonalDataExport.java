@@ -7,15 +7,15 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.api.accounts.Profiles;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.metering.UsageMeter;
-import pe.quipu.api.metering.UsageResource.Usage;
+import pe.quipu.api.metering.Usage;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanTable;
-import pe.quipu.api.plans.Subscriptions;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -112,7 +112,7 @@ public final class PersonalDataExport {
 
         /** The export's date on the account holder's calendar (Lima), for the file's name. */
         public LocalDate date() {
-            return LocalDate.ofInstant(exportedAt, Subscriptions.LIMA);
+            return LimaCalendar.date(exportedAt);
         }
 
         /**

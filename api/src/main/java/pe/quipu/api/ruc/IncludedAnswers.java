@@ -2,7 +2,7 @@ package pe.quipu.api.ruc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import pe.quipu.api.db.ExactCache;
+import pe.quipu.api.platform.ExactCache;
 import pe.quipu.core.ruc.Ruc;
 
 import java.io.ByteArrayOutputStream;
@@ -105,7 +105,7 @@ public final class IncludedAnswers {
             }
             body.write('}');
             byte[] bytes = body.toByteArray();
-            return new RucAnswers.Answer(record.ruc(), bytes, ETags.strong(bytes));
+            return registry.answer(record.ruc(), bytes);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("lists and premises always serialise", e);
         }

@@ -2,7 +2,7 @@ package pe.quipu.api.ruc;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import pe.quipu.api.db.ExactCache;
+import pe.quipu.api.platform.ExactCache;
 import pe.quipu.core.ruc.Ruc;
 
 import java.util.ArrayList;
@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 
 /**
  * The answers of recently looked-up RUCs, serialised once with their ETag, in front of {@link RucRegistry}; exact
@@ -27,11 +28,18 @@ public final class RucAnswers {
     private final RucRegistry registry;
     private final ObjectMapper json;
     private final ExactCache<String, Answer> kept;
+    private final Function<byte[], String> etag;
 
-    public RucAnswers(RucRegistry registry, ObjectMapper json, ExactCache<String, Answer> kept) {
+    /**
+     * @param etag the strong entity tag of a body as sent ({@code pe.quipu.api.http.ETags::strong}): computed once
+     *             per kept answer, by the rule the HTTP edge compares tags with
+     */
+    public RucAnswers(RucRegistry registry, ObjectMapper json, ExactCache<String, Answer> kept,
+                      Function<byte[], String> etag) {
         this.registry = registry;
         this.json = json;
         this.kept = kept;
+        this.etag = etag;
     }
 
     /** A cache for these answers: at most {@code maxBytes} of them, about, while {@code listening} holds. */
@@ -75,11 +83,14 @@ public final class RucAnswers {
 
     private Answer answer(RucRecord record) {
         try {
-            byte[] body = json.writeValueAsBytes(record);
-            // The tag is the hash of these very bytes, so it changes exactly when what the client receives does.
-            return new Answer(record.ruc(), body, ETags.strong(body));
+            return answer(record.ruc(), json.writeValueAsBytes(record));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a RUC record always serialises", e);
         }
+    }
+
+    /** An answer of these bytes: its tag is their hash, so it changes exactly when what the client receives does. */
+    Answer answer(String ruc, byte[] body) {
+        return new Answer(ruc, body, etag.apply(body));
     }
 }

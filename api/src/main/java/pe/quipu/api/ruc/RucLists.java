@@ -3,6 +3,8 @@ package pe.quipu.api.ruc;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import pe.quipu.core.ruc.Address;
 import pe.quipu.core.ruc.Direccion;
 import pe.quipu.core.ubigeo.Ubigeo;
@@ -53,12 +55,10 @@ public final class RucLists {
     /** The lists of each RUC that is on one, ordered by list name. */
     Map<String, List<Padron>> padrones(Collection<String> rucs) {
         Map<String, List<Padron>> found = new HashMap<>();
-        jdbi.useHandle(h -> h.createQuery("select ruc, padron, desde, resolucion from sunat_padrones"
-                        + " where ruc = any(cast(:rucs as char(11)[]))")
-                .bindArray("rucs", String.class, rucs.toArray())
-                .map((rs, ctx) -> Map.entry(rs.getString("ruc"), new Padron(rs.getString("padron"),
-                        rs.getObject("desde", LocalDate.class), rs.getString("resolucion"))))
-                .forEach(e -> found.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue())));
+        for (Rows.PadronRow row : jdbi.withExtension(Rows.class, rows -> rows.padrones(rucs.toArray(String[]::new)))) {
+            found.computeIfAbsent(row.ruc(), k -> new ArrayList<>())
+                    .add(new Padron(row.padron(), row.desde(), row.resolucion()));
+        }
         found.values().forEach(list -> list.sort(BY_PADRON));
         return found;
     }
@@ -66,24 +66,44 @@ public final class RucLists {
     /** The premises of each RUC that has some, ordered by ubigeo then direccion. */
     Map<String, List<Anexo>> anexos(Collection<String> rucs) {
         Map<String, List<Anexo>> found = new HashMap<>();
-        jdbi.useHandle(h -> h.createQuery("select ruc, ubigeo, tipo_via, nombre_via, codigo_zona, tipo_zona, numero,"
-                        + " kilometro, interior, lote, departamento, manzana from locales_anexos"
-                        + " where ruc = any(cast(:rucs as char(11)[]))")
-                .bindArray("rucs", String.class, rucs.toArray())
-                .map((rs, ctx) -> {
-                    String ubigeo = rs.getString("ubigeo");
-                    Optional<Ubigeo> place = ubigeo == null ? Optional.empty() : ubigeos.apply(ubigeo);
-                    return Map.entry(rs.getString("ruc"), new Anexo(ubigeo,
-                            place.map(Ubigeo::departamento).orElse(null),
-                            place.map(Ubigeo::provincia).orElse(null),
-                            place.map(Ubigeo::distrito).orElse(null),
-                            Direccion.compose(new Address(rs.getString("tipo_via"), rs.getString("nombre_via"),
-                                    rs.getString("codigo_zona"), rs.getString("tipo_zona"), rs.getString("numero"),
-                                    rs.getString("interior"), rs.getString("lote"), rs.getString("departamento"),
-                                    rs.getString("manzana"), rs.getString("kilometro")))));
-                })
-                .forEach(e -> found.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue())));
+        for (Rows.AnexoRow row : jdbi.withExtension(Rows.class, rows -> rows.anexos(rucs.toArray(String[]::new)))) {
+            Optional<Ubigeo> place = row.ubigeo() == null ? Optional.empty() : ubigeos.apply(row.ubigeo());
+            found.computeIfAbsent(row.ruc(), k -> new ArrayList<>()).add(new Anexo(row.ubigeo(),
+                    place.map(Ubigeo::departamento).orElse(null),
+                    place.map(Ubigeo::provincia).orElse(null),
+                    place.map(Ubigeo::distrito).orElse(null),
+                    Direccion.compose(row.address())));
+        }
         found.values().forEach(list -> list.sort(BY_UBIGEO_THEN_DIRECCION));
         return found;
+    }
+
+    /** Both reads take every RUC asked for in one query. */
+    interface Rows {
+        record PadronRow(String ruc, String padron, LocalDate desde, String resolucion) {
+        }
+
+        record AnexoRow(String ruc, String ubigeo, String tipoVia, String nombreVia, String codigoZona,
+                        String tipoZona, String numero, String kilometro, String interior, String lote,
+                        String departamento, String manzana) {
+            Address address() {
+                return new Address(tipoVia, nombreVia, codigoZona, tipoZona, numero, interior, lote, departamento,
+                        manzana, kilometro);
+            }
+        }
+
+        @SqlQuery("""
+                select ruc, padron, desde, resolucion from sunat_padrones
+                 where ruc = any(cast(:rucs as char(11)[]))""")
+        @RegisterConstructorMapper(PadronRow.class)
+        List<PadronRow> padrones(String[] rucs);
+
+        @SqlQuery("""
+                select ruc, ubigeo, tipo_via, nombre_via, codigo_zona, tipo_zona, numero, kilometro, interior, lote,
+                       departamento, manzana
+                  from locales_anexos
+                 where ruc = any(cast(:rucs as char(11)[]))""")
+        @RegisterConstructorMapper(AnexoRow.class)
+        List<AnexoRow> anexos(String[] rucs);
     }
 }

@@ -17,10 +17,10 @@ import java.util.Optional;
 /**
  * Reads Quipu's copy of the taxpayer registry ({@code ruc_registry}); the ETL is the only writer.
  *
- * <p>The one read path that is not a SQL object, and why: every lookup runs one of these two queries, and a SQL
- * object's per-call machinery (its handler, a constructor mapper fitted to the result set each time) took RUC
- * lookups from about 3,300 to 1,900 requests a second on bench/metering.sh (2 cores). A statement on the handle with
- * a mapper built once costs what the lookup costs.
+ * <p>A statement on the handle with a mapper built once rather than a SQL object, as the exchange-rate reads are (the
+ * hot reads of docs/decisions.md, "Jdbi SQL objects"): every lookup runs one of these two queries, and a SQL object's
+ * per-call machinery (its handler, a constructor mapper fitted to the result set each time) took RUC lookups from
+ * about 3,300 to 1,900 requests a second on bench/metering.sh (2 cores).
  */
 public final class RucRegistry {
 

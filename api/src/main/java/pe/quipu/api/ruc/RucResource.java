@@ -22,9 +22,9 @@ import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
-import pe.quipu.api.domain.DomainException.PlanForbids;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.http.ApiProblem;
+import pe.quipu.api.http.ETags;
 import pe.quipu.api.http.ProblemType;
 import pe.quipu.api.http.RequestBody;
 import pe.quipu.api.metering.CostsUnits;
@@ -56,12 +56,12 @@ public final class RucResource {
     /** 100 RUCs take under 2 KB; the rest is room for whitespace, not for arbitrary payloads held in memory. */
     static final int MAX_BATCH_BODY_BYTES = 64 * 1024;
 
-    private final IncludedAnswers answers;
+    private final RucLookups lookups;
     private final BatchRequest batchRequest;
     private final AccountLimitsCache limits;
 
     public RucResource(IncludedAnswers answers, ObjectMapper json, AccountLimitsCache limits) {
-        this.answers = answers;
+        this.lookups = new RucLookups(answers);
         this.batchRequest = new BatchRequest(json);
         this.limits = limits;
     }
@@ -78,7 +78,7 @@ public final class RucResource {
             throw new InvalidInput("ruc", e.getMessage());
         }
         Include asked = Include.of(include, "include");
-        RucAnswers.Answer answer = answers.find(ruc, asked).orElseThrow(() -> new NotFound(notFound(ruc)));
+        RucAnswers.Answer answer = lookups.find(ruc, asked).orElseThrow(() -> new NotFound(notFound(ruc)));
         String etag = answer.etag();
         List<String> ifNoneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
         if (ifNoneMatch != null && ETags.matches(String.join(",", ifNoneMatch), etag)) {
@@ -106,17 +106,11 @@ public final class RucResource {
                 "A batch body is at most " + MAX_BATCH_BODY_BYTES + " bytes; send at most " + BatchRequest.MAX_RUCS
                         + " RUCs"));
         List<Ruc> rucs = batch.rucs();
-        // The plan's cap (contract §3) and then the quota's N units, once the request is known to be well formed
-        // and before any lookup.
+        // Once the request is known to be well formed: the plan's cap, then the quota's N units, then the lookups.
         AccountLimits account = limits.get(caller.accountId())
                 .orElseThrow(() -> new Unauthenticated("This key's account no longer exists"));
-        if (rucs.size() > account.batchCap()) {
-            throw new PlanForbids("A batch of " + rucs.size() + " RUCs is over the "
-                    + account.plan() + " plan's cap of " + account.batchCap() + " RUCs per request");
-        }
-        MeteringFeature.ticket(request).ifPresent(ticket -> ticket.reserve(rucs.size()));
-
-        Map<String, RucAnswers.Answer> found = answers.findAll(rucs, batch.include());
+        Map<String, RucAnswers.Answer> found = lookups.findBatch(account, rucs, batch.include(),
+                units -> MeteringFeature.ticket(request).ifPresent(ticket -> ticket.reserve(units)));
         List<BatchEntry> results = new ArrayList<>(rucs.size());
         for (Ruc ruc : rucs) {
             RucAnswers.Answer answer = found.get(ruc.value());

@@ -3,7 +3,8 @@ package pe.quipu.api.ruc;
 import io.dropwizard.core.Configuration;
 import net.sourceforge.argparse4j.inf.Namespace;
 import org.jdbi.v3.core.Handle;
-import pe.quipu.api.db.OperatorCommand;
+import pe.quipu.api.platform.OperatorCommand;
+import pe.quipu.api.platform.Platform;
 import pe.quipu.core.ruc.PadronRecord;
 import pe.quipu.core.ruc.PadronSample;
 import pe.quipu.core.ruc.RegistryUpsert;
@@ -25,9 +26,9 @@ public final class SamplePadronCommand<C extends Configuration & OperatorCommand
     }
 
     @Override
-    protected void run(Namespace namespace, Handle handle) {
+    protected void run(Namespace namespace, Platform platform, Handle handle) {
         List<PadronRecord> records = PadronSample.records();
-        int written = RegistryUpsert.upsert(handle, records, clock.instant());
+        int written = RegistryUpsert.upsert(handle, records, platform.clock().instant());
         System.out.printf("sample-padron: %d records read, %d inserted or changed%n", records.size(), written);
     }
 }

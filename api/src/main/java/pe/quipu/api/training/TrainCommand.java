@@ -15,12 +15,9 @@ import net.sourceforge.argparse4j.inf.Subparser;
 import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import pe.quipu.api.audit.AuditLog;
-import pe.quipu.api.db.OperatorCommand;
+import pe.quipu.api.platform.OperatorCommand;
+import pe.quipu.api.platform.Platform;
 import pe.quipu.api.plans.PlanSettings;
-import pe.quipu.core.db.QuipuDatabase;
-import pe.quipu.core.db.QuipuJdbi;
-import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpSettings;
 
 import java.io.IOException;
@@ -64,16 +61,12 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
     }
 
     private final Clock clock;
-    private final EventOutbox outbox;
-    private final AuditLog audit;
     private Path workDirectory;
 
-    public TrainCommand(Application<C> application, Clock clock, EventOutbox outbox, AuditLog audit) {
+    public TrainCommand(Application<C> application, Clock clock) {
         super(application, "train", "Run the API in-process against a throwaway database and load it with requests"
                 + " (the training run of the JVM's ahead-of-time cache)");
         this.clock = clock;
-        this.outbox = outbox;
-        this.audit = audit;
     }
 
     @Override
@@ -151,10 +144,12 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
             }
             LOG.info("train: the API started in {} ms on 127.0.0.1:{} (admin {})",
                     Duration.ofNanos(System.nanoTime() - t0).toMillis(), server.port(), server.adminPort());
-            TrainingData data = new TrainingData(clock, outbox, audit);
+            TrainingData data;
             String key;
-            try (QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "train")) {
-                key = data.load(QuipuJdbi.connectingTo(database, "train"));
+            try (Platform platform = Platform.forOperator("train", configuration.getDatabase(), clock,
+                    environment.getObjectMapper())) {
+                data = new TrainingData(platform);
+                key = data.load();
             }
             TrainingLoad load = new TrainingLoad(server.port(), server.adminPort(), key,
                     TrainingData.largestBatchPlan(configuration.getPlans()), environment.getObjectMapper(),

@@ -1,11 +1,10 @@
 package pe.quipu.api.training;
 
-import org.jdbi.v3.core.Jdbi;
+import pe.quipu.api.platform.Platform;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.keys.KeyIssuer;
 import pe.quipu.api.plans.PlanSettings;
-import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.ExchangeRateWriter;
 import pe.quipu.core.fx.Moneda;
@@ -35,30 +34,28 @@ final class TrainingData {
     static final String EMAIL = "training@quipu.invalid";
     static final int RATE_DAYS = 14;
 
+    private final Platform platform;
     private final Clock clock;
-    private final EventOutbox outbox;
-    private final AuditLog audit;
 
-    TrainingData(Clock clock, EventOutbox outbox, AuditLog audit) {
-        this.clock = clock;
-        this.outbox = outbox;
-        this.audit = audit;
+    TrainingData(Platform platform) {
+        this.platform = platform;
+        this.clock = platform.clock();
     }
 
     /** Writes the data and returns the key's secret. */
-    String load(Jdbi jdbi) {
+    String load() {
         Instant now = clock.instant();
-        return jdbi.inTransaction(handle -> {
+        return platform.jdbi().inTransaction(handle -> {
             List<PadronRecord> records = PadronSample.records();
             RegistryUpsert.upsert(handle, records, now);
             for (Moneda moneda : Moneda.values()) {
                 ExchangeRateWriter.save(handle, rates(moneda, today(), now), moneda, List.of(), now);
             }
-            KeyIssuer issuer = new KeyIssuer(clock, outbox);
+            KeyIssuer issuer = new KeyIssuer(clock, platform.outbox());
             UUID account = issuer.accountFor(handle, EMAIL);
             KeyIssuer.IssuedKey key = issuer.issue(handle, account, "training",
                     EnumSet.of(Scope.RUC_READ, Scope.UBIGEOS_READ, Scope.TIPO_CAMBIO_READ));
-            audit.record(handle, account, "key.created", AuditLog.Origin.OPERATOR, key.auditDetails());
+            platform.audit().record(handle, account, "key.created", AuditLog.Origin.OPERATOR, key.auditDetails());
             return key.secret().reveal();
         });
     }

@@ -1,30 +1,18 @@
 package pe.quipu.api.webhooks;
 
-import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.cli.ConfiguredCommand;
 import io.dropwizard.core.setup.Bootstrap;
-import io.dropwizard.db.ManagedDataSource;
-import io.dropwizard.lifecycle.Managed;
 import net.sourceforge.argparse4j.inf.Namespace;
-import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import pe.quipu.api.audit.AuditLog;
-import pe.quipu.api.db.DatabaseSupport;
-import pe.quipu.api.db.NotificationListener;
-import pe.quipu.api.lifecycle.DevelopmentMode;
-import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanSettings;
-import pe.quipu.api.plans.PlanTable;
+import pe.quipu.api.plans.Plans;
+import pe.quipu.api.platform.DevelopmentMode;
+import pe.quipu.api.platform.Platform;
 import pe.quipu.core.db.DatabaseSettings;
-import pe.quipu.core.db.QuipuDatabase;
-import pe.quipu.core.db.QuipuJdbi;
-import pe.quipu.core.db.SchemaMigrations;
-import pe.quipu.core.events.EventOutbox;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -71,54 +59,23 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
         if (!configuration.isProduction()) {
             LOG.warn(DevelopmentMode.warning(configuration.developmentRelaxations()));
         }
-        QuipuDatabase database = QuipuDatabase.open(configuration.getDatabase(), "deliver");
-        List<Managed> started = new ArrayList<>();
+        Platform platform = Platform.forWorker(configuration.getDatabase(), clock, bootstrap.getObjectMapper(),
+                Math.max(4, configuration.getDatabase().maxConnections() / 4));
         CountDownLatch stopped = new CountDownLatch(1);
         try {
-            SchemaMigrations.apply(database);
-            MetricRegistry metrics = new MetricRegistry();
-            ManagedDataSource dataSource = DatabaseSupport.dataSourceFactory(database, "deliver",
-                            Math.max(4, configuration.getDatabase().maxConnections() / 4))
-                    .build(metrics, "deliver");
-            Jdbi jdbi = QuipuJdbi.configure(Jdbi.create(dataSource));
-            NotificationListener notifications = new NotificationListener(database);
-            AccountLimitsCache limits = new AccountLimitsCache(jdbi, new PlanTable(configuration.getPlans()));
-            notifications.on(AccountLimitsCache.CHANNEL, limits::onNotification, limits::evictAll);
-            AuditLog audit = new AuditLog(clock, bootstrap.getObjectMapper());
-            Webhooks webhooks = new Webhooks(jdbi, bootstrap.getObjectMapper(), clock, configuration.getWebhooks(),
-                    configuration.isProduction(), limits, new EventOutbox(clock, bootstrap.getObjectMapper()), audit,
-                    Webhooks.HostResolver.SYSTEM);
-            List<Managed> parts = new ArrayList<>();
-            parts.add(dataSource);
-            List<Managed> delivery = webhooks.delivery(notifications, metrics);
-            parts.add(notifications);
-            parts.addAll(delivery);
-            for (Managed part : parts) {
-                part.start();
-                started.addFirst(part);
-            }
+            Plans plans = new Plans(platform, configuration.getPlans());
+            new Webhooks(platform, configuration.getWebhooks(), configuration.isProduction(), plans.limits(),
+                    Webhooks.HostResolver.SYSTEM).delivering();
+            platform.start();
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                stopAll(started);
-                database.close();
+                platform.close();
                 stopped.countDown();
             }, "quipu-deliver-stop"));
             System.err.println("Delivering webhooks; stop with Ctrl-C or SIGTERM.");
             stopped.await();
         } catch (Exception | Error e) {
-            stopAll(started);
-            database.close();
+            platform.close();
             throw e;
-        }
-    }
-
-    private static synchronized void stopAll(List<Managed> started) {
-        for (Managed part : List.copyOf(started)) {
-            try {
-                part.stop();
-            } catch (Exception e) {
-                LOG.warn("Stopping {} failed: {}", part.getClass().getSimpleName(), e.toString());
-            }
-            started.remove(part);
         }
     }
 }

@@ -1,28 +1,24 @@
 package pe.quipu.api.webhooks;
 
-import com.codahale.metrics.MetricRegistry;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.jdbi.v3.core.Jdbi;
-import pe.quipu.api.audit.AuditLog;
-import pe.quipu.api.db.NotificationListener;
-import pe.quipu.api.lifecycle.Periodic;
+import io.dropwizard.core.setup.Environment;
+import pe.quipu.api.http.JsonBody;
+import pe.quipu.api.platform.Periodic;
 import pe.quipu.api.plans.AccountLimitsCache;
-import pe.quipu.core.events.EventOutbox;
-
-import io.dropwizard.lifecycle.Managed;
+import pe.quipu.api.platform.Platform;
 
 import java.net.InetAddress;
-import java.time.Clock;
 import java.util.List;
 
-/** The webhooks feature assembled: the endpoints API, and the delivery worker with its maintenance. */
+/**
+ * The webhooks feature assembled: the endpoints API, and the delivery worker with its maintenance, which the API runs
+ * unless {@code webhooks.workerEnabled} is false there (then {@code deliver} runs it elsewhere: {@link #delivering}).
+ * The worker wakes on new events and deliveries, and looks every {@code pollInterval}.
+ */
 public final class Webhooks {
 
-    private final Jdbi jdbi;
-    private final Clock clock;
+    private final Platform platform;
     private final WebhooksSettings settings;
     private final AccountLimitsCache limits;
-    private final AuditLog audit;
     private final AddressRules rules;
     private final DeliveryStore store;
     private final WebhookEndpoints endpoints;
@@ -30,19 +26,17 @@ public final class Webhooks {
     /**
      * @param resolver how the host of a new URL is resolved (production: the system's resolver; tests: their own)
      */
-    public Webhooks(Jdbi jdbi, ObjectMapper json, Clock clock, WebhooksSettings settings, boolean production,
-                    AccountLimitsCache limits, EventOutbox outbox, AuditLog audit, HostResolver resolver) {
-        this.jdbi = jdbi;
-        this.clock = clock;
+    public Webhooks(Platform platform, WebhooksSettings settings, boolean production, AccountLimitsCache limits,
+                    HostResolver resolver) {
+        this.platform = platform;
         this.settings = settings;
         this.limits = limits;
-        this.audit = audit;
         this.rules = new AddressRules(settings.isAllowPrivateNetworks());
-        this.store = new DeliveryStore(jdbi, json);
-        this.endpoints = new WebhookEndpoints(jdbi, clock,
+        this.store = new DeliveryStore(platform.jdbi(), platform.json());
+        this.endpoints = new WebhookEndpoints(platform.jdbi(), platform.clock(),
                 new WebhookUrls(settings.allowHttp(production), rules,
-                        new BoundedResolver(resolver::resolve, BoundedResolver.TIMEOUT)), limits, outbox, store,
-                audit, settings.rotationGrace());
+                        new BoundedResolver(resolver::resolve, BoundedResolver.TIMEOUT)), limits, platform.outbox(),
+                store, platform.audit(), settings.rotationGrace());
     }
 
     /** Resolves a host name to its addresses (the system's resolver: {@link #SYSTEM}). */
@@ -53,21 +47,29 @@ public final class Webhooks {
         List<InetAddress> resolve(String host) throws java.net.UnknownHostException;
     }
 
-    /** The endpoints API's service, for {@link WebhooksResource}. */
-    public WebhookEndpoints endpoints() {
-        return endpoints;
+    /** The API's parts: the endpoints API, and the delivery worker unless it runs elsewhere. Returns this. */
+    public Webhooks serving(Environment environment) {
+        environment.jersey().register(new WebhooksResource(endpoints, new JsonBody(platform.json()),
+                settings.getOperationThrottle().throttle("webhook operations for this account", platform.clock())));
+        if (settings.isWorkerEnabled()) {
+            delivering();
+        }
+        return this;
     }
 
     /**
-     * The delivery worker and its maintenance timer, woken by {@code notifications}; manage them in this order after
-     * the listener. The worker's meters ({@code …DeliveryWorker.attempts.succeeded}, {@code .failed}, {@code .inFlight})
-     * go to {@code metrics}.
+     * The delivery worker and its maintenance timer, woken by the platform's notifications and managed by it. The
+     * worker's meters ({@code …DeliveryWorker.attempts.succeeded}, {@code .failed}, {@code .inFlight}) go to the
+     * platform's metrics. Returns this.
      */
-    public List<Managed> delivery(NotificationListener notifications, MetricRegistry metrics) {
-        DeliveryWorker worker = new DeliveryWorker(store, rules, clock, settings, metrics);
-        notifications.on(DeliveryWorker.CHANNEL, payload -> worker.wake(), worker::wake);
-        WebhookMaintenance maintenance = new WebhookMaintenance(jdbi, clock, limits, audit, settings);
-        return List.of(worker, Periodic.every("quipu-webhook-maintenance", settings.maintenanceInterval(),
+    public Webhooks delivering() {
+        DeliveryWorker worker = new DeliveryWorker(store, rules, platform.clock(), settings, platform.metrics());
+        platform.notifications().on(DeliveryWorker.CHANNEL, payload -> worker.wake(), worker::wake);
+        WebhookMaintenance maintenance = new WebhookMaintenance(platform.jdbi(), platform.clock(), limits,
+                platform.audit(), settings);
+        platform.manage(worker);
+        platform.manage(Periodic.every("quipu-webhook-maintenance", settings.maintenanceInterval(),
                 settings.maintenanceInterval(), maintenance::run));
+        return this;
     }
 }

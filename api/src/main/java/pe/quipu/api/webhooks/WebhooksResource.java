@@ -20,7 +20,7 @@ import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.NotFound;
-import pe.quipu.api.domain.KeyedThrottle;
+import pe.quipu.api.throttle.KeyedThrottle;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.PathIds;
 import pe.quipu.api.http.Origins;

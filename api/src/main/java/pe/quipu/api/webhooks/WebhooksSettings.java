@@ -52,10 +52,10 @@ public final class WebhooksSettings {
     @jakarta.validation.Valid
     @NotNull
     @JsonProperty
-    private pe.quipu.api.domain.ThrottleSettings operationThrottle =
-            new pe.quipu.api.domain.ThrottleSettings(60, Duration.hours(1));
+    private pe.quipu.api.throttle.ThrottleSettings operationThrottle =
+            new pe.quipu.api.throttle.ThrottleSettings(60, Duration.hours(1));
 
-    public pe.quipu.api.domain.ThrottleSettings getOperationThrottle() {
+    public pe.quipu.api.throttle.ThrottleSettings getOperationThrottle() {
         return operationThrottle;
     }
 

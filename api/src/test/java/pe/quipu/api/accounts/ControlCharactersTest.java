@@ -16,7 +16,7 @@ import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
  * Control characters, lone surrogates and non-characters in any text input are a 400 naming the field, never a
- * PostgreSQL exception and a 500; names are stored NFC-normalised (issue 12, finding 4).
+ * PostgreSQL exception and a 500; names are stored NFC-normalised.
  */
 class ControlCharactersTest {
 

@@ -1,11 +1,16 @@
 package pe.quipu.api.accounts;
 
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.testing.QuipuExtension;
+import pe.quipu.core.accounts.EmailIdentityBackfill;
 
 import java.net.IDN;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -13,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
- * One account per mailbox, whatever the address's Unicode case, composition or domain spelling (issue 12, finding 5):
+ * One account per mailbox, whatever the address's Unicode case, composition or domain spelling:
  * the domain as IDNA ASCII lower-cased, the local part NFKC and case-folded.
  */
 class EmailIdentityTest {
@@ -71,7 +76,8 @@ class EmailIdentityTest {
     }
 
     @Test
-    void the_backfill_gives_existing_accounts_their_identity_and_leaves_a_younger_duplicate_findable_as_before() {
+    void the_backfill_gives_existing_accounts_their_identity_and_leaves_a_younger_duplicate_findable_as_before()
+            throws Exception {
         String tag = UUID.randomUUID().toString();
         UUID older = UUID.randomUUID();
         UUID younger = UUID.randomUUID();
@@ -84,7 +90,13 @@ class EmailIdentityTest {
                     .bind("id", younger).bind("email", "\u00f3scar-" + tag + "@quipu.test")
                     .bind("at", Instant.parse("2026-02-01T00:00:00Z")).execute();
         });
-        EmailIdentityBackfill.run(quipu.database.jdbi());
+        // What changeset 021 runs, on a connection of the test's own, committed as Liquibase commits a changeset.
+        try (Connection connection = quipu.database.connection()) {
+            Database database = DatabaseFactory.getInstance()
+                    .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+            new EmailIdentityBackfill().execute(database);
+            database.commit();
+        }
         assertThat(identity(older)).isEqualTo("\u00f3scar-" + tag + "@quipu.test");
         assertThat(identity(younger)).isNull();
         assertProblem(signup("o\u0301scar-" + tag + "@quipu.test"), 409, "conflict");

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
- * The daily signup cap per client address, and the per-account limits on key and webhook endpoint operations
- * (issue 12, finding 8), configured low here. Every request of a test comes from 127.0.0.1, so the signup test runs
+ * The daily signup cap per client address, and the per-account limits on key and webhook endpoint operations,
+ * configured low here. Every request of a test comes from 127.0.0.1, so the signup test runs
  * last: the others' sessions spend signups of that address.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

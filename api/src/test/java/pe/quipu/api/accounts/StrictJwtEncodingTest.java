@@ -11,8 +11,7 @@ import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
  * An access token is accepted only as Quipu wrote it: base64url without padding (RFC 7515), one spelling per
- * token. Each variant below decodes to the very bytes of a valid token's signature, so nimbus alone accepts it
- * (issue 12, finding 10).
+ * token. Each variant below decodes to the very bytes of a valid token's signature, so nimbus alone accepts it.
  */
 class StrictJwtEncodingTest {
 

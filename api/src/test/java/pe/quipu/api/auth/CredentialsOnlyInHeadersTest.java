@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
-/** Credentials travel in the Authorization header only, and never reach a log (issue 12, finding 1). */
+/** Credentials travel in the Authorization header only, and never reach a log. */
 class CredentialsOnlyInHeadersTest {
 
     private static final String LOOKUP = "/v1/ubigeos/150101";

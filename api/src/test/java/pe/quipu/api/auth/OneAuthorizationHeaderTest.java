@@ -7,7 +7,7 @@ import pe.quipu.api.testing.QuipuExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
-/** One Authorization header per request, or 400 (issue 12, finding 6). */
+/** One Authorization header per request, or 400. */
 class OneAuthorizationHeaderTest {
 
     private static final String LOOKUP = "/v1/ubigeos/150101";

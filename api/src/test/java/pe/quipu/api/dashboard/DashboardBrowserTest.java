@@ -3,9 +3,17 @@ package pe.quipu.api.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
@@ -35,6 +43,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -49,6 +58,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The dashboard's whole journey in Debian's headless Chromium (driven by Selenium through Debian's chromedriver),
@@ -58,8 +68,15 @@ import static org.assertj.core.api.Assertions.fail;
  * under target/screenshots, nothing wider than the screen, every input labelled, axe-core without a serious or
  * critical violation, the main controls reached with Tab, and a browser console without errors.
  *
+ * <p>The journey runs as ordered steps in one browser, each named for what it checks. A step builds on the ones
+ * before it (the account, the key, the webhook), so after a failure the later steps are skipped rather than failing
+ * for the same cause; the failure carries what the browser showed (the page's text, its console, and a screenshot,
+ * target/screenshots/failure.png).
+ *
  * <p>Chromium missing is a failure, not a skip: {@code .ci/run} installs {@code chromium} and {@code chromium-driver}.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardBrowserTest {
 
     @RegisterExtension
@@ -152,26 +169,54 @@ class DashboardBrowserTest {
         }
     }
 
-    @Test
-    void the_whole_journey_works_in_chromium_at_both_widths_without_a_console_error() throws Exception {
-        try {
-            journey();
-        } catch (Throwable failure) {
-            // What the browser showed when the journey stopped, for whoever reads the failure.
-            Files.write(SCREENSHOTS.resolve("failure.png"), driver.getScreenshotAs(OutputType.BYTES));
-            List<String> console = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
-                    .map(LogEntry::toString).toList();
-            failure.addSuppressed(new AssertionError("The page at " + driver.getCurrentUrl() + " (screenshot: "
-                    + SCREENSHOTS.resolve("failure.png") + ") read:\n"
-                    + driver.findElement(By.tagName("body")).getText() + "\nBrowser console: " + console));
-            throw failure;
+    /** The account the journey signs up with. */
+    private final String email = "ana-" + UUID.randomUUID() + "@quipu.test";
+    /** What the steps hand on to the ones after them. */
+    private String key;
+    private String prefix;
+    private String ruc;
+    private String next;
+    private String secret;
+    private String rotated;
+
+    /** The step that failed, if one did: the steps after it build on it, so they are skipped. */
+    private String failedStep;
+    /**
+     * The journey's clock runs on from step to step, as in one session; the extension sets it back to START before
+     * each test.
+     */
+    private Instant journeyClock = QuipuExtension.START;
+
+    /** What the browser showed when a step failed, added to its failure for whoever reads it. */
+    @RegisterExtension
+    final TestExecutionExceptionHandler whatTheBrowserShowed = (context, failure) -> {
+        if (failedStep == null) {
+            failedStep = context.getDisplayName();
         }
+        Files.write(SCREENSHOTS.resolve("failure.png"), driver.getScreenshotAs(OutputType.BYTES));
+        List<String> console = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::toString).toList();
+        failure.addSuppressed(new AssertionError("The page at " + driver.getCurrentUrl() + " (screenshot: "
+                + SCREENSHOTS.resolve("failure.png") + ") read:\n"
+                + driver.findElement(By.tagName("body")).getText() + "\nBrowser console: " + console));
+        throw failure;
+    };
+
+    @BeforeEach
+    void goOnFromThePreviousStep(TestInfo step) {
+        assumeTrue(failedStep == null, () -> step.getDisplayName() + " is skipped: it builds on " + failedStep
+                + ", which failed");
+        quipu.clock.set(journeyClock);
     }
 
-    private void journey() throws Exception {
-        String email = "ana-" + UUID.randomUUID() + "@quipu.test";
+    @AfterEach
+    void keepTheClock() {
+        journeyClock = quipu.clock.instant();
+    }
 
-        // 1. Sign up, log in.
+    @Test
+    @Order(1)
+    void signing_up_and_logging_in_keeps_the_access_token_out_of_the_pages_storage() throws Exception {
         driver.get(quipu.uri("/app").toString());
         waitFor(By.id("login-email"));
         assertThat(driver.findElement(By.id("nav")).isDisplayed()).as("the navigation, logged out").isFalse();
@@ -195,8 +240,11 @@ class DashboardBrowserTest {
         String storage = (String) driver.executeScript(
                 "return JSON.stringify(Object.assign({}, localStorage)) + JSON.stringify(Object.assign({}, sessionStorage)) + document.cookie");
         assertThat(storage).doesNotContain("eyJ", "qr_", "quipu_refresh");
+    }
 
-        // On the free plan, webhooks are refused: the page says why, in the Problem's words.
+    @Test
+    @Order(2)
+    void on_the_free_plan_a_webhook_is_refused_in_the_problems_words() {
         click(By.cssSelector("a[data-route=webhooks]"));
         waitForText(By.cssSelector("#webhooks-list .empty"), "no incluye webhooks");
         type(By.id("webhook-url"), receiver.url("/quipu"));
@@ -204,16 +252,25 @@ class DashboardBrowserTest {
         waitForText(By.cssSelector("form .alert.error"), "Tu plan no lo permite");
         assertThat(driver.findElement(By.cssSelector("form .alert.error")).getText()).contains("plan");
         assertConsole("webhooks (free)", List.of("/v1/webhooks - Failed to load resource: the server responded with a status of 403"));
+    }
 
-        // The operator moves the account to starter; a reload restores the session from the cookie.
+    @Test
+    @Order(3)
+    void after_a_plan_change_a_reload_restores_the_session_from_the_cookie() {
         assertThat(quipu.task("set-plan", "email", email, "plan", "starter").statusCode()).isEqualTo(200);
         driver.navigate().refresh();
         waitForText(By.cssSelector("a[data-route=webhooks][aria-current=page]"), "Webhooks");
         click(By.cssSelector("a[data-route=resumen]"));
         waitForText(By.id("overview-plan"), "starter");
+    }
 
-        // Another site cannot use the refresh cookie: its script cannot send the CSRF header (no CORS), its form is
-        // refused, and afterwards the page's session is still there.
+    /**
+     * Another site's script cannot send the CSRF header (no CORS), its form is refused, and afterwards the page's
+     * session is still there.
+     */
+    @Test
+    @Order(4)
+    void another_site_cannot_use_the_refresh_cookie() {
         driver.get("http://localhost:" + crossSite.getAddress().getPort() + "/attack");
         wait.until(d -> d.getTitle().startsWith("done"));
         assertThat(driver.getTitle()).as("what the other site's script got").isEqualTo("done blocked");
@@ -223,8 +280,11 @@ class DashboardBrowserTest {
         driver.manage().logs().get(LogType.BROWSER); // the other site's console: its CORS errors are the point
         driver.get(quipu.uri("/app#/resumen").toString());
         waitForText(By.id("overview-plan"), "starter");
+    }
 
-        // Log out: the login page, and a reload finds no session to restore; then log in again.
+    @Test
+    @Order(5)
+    void after_logging_out_a_reload_finds_no_session_and_logging_in_again_works() {
         click(By.id("logout"));
         waitForText(By.cssSelector("main .alert.info"), "Sesión cerrada");
         assertThat(driver.findElement(By.id("logout")).isDisplayed()).isFalse();
@@ -234,8 +294,11 @@ class DashboardBrowserTest {
         type(By.id("login-password"), PASSWORD);
         click(By.id("login-submit"));
         waitForText(By.id("overview-plan"), "starter");
+    }
 
-        // A key, its secret shown once.
+    @Test
+    @Order(6)
+    void a_new_keys_secret_is_shown_once() throws Exception {
         click(By.cssSelector("a[data-route=claves]"));
         waitFor(By.cssSelector("#keys-list .empty"));
         checkPage("claves-vacio", "#key-name", "#scope-ruc-read", "#scope-webhooks-manage", "#key-create");
@@ -243,7 +306,7 @@ class DashboardBrowserTest {
         click(By.id("scope-ruc-read"));
         click(By.id("key-create"));
         WebElement secretInput = waitFor(By.cssSelector("input[data-secret]"));
-        String key = secretInput.getDomProperty("value");
+        key = secretInput.getDomProperty("value");
         assertThat(key).startsWith("qk_live_");
         assertThat(driver.findElement(By.cssSelector(".secret")).getText()).contains("no se volverá a mostrar");
         click(By.xpath("//section[contains(@class,'secret')]//button[normalize-space()='Copiar']"));
@@ -254,13 +317,16 @@ class DashboardBrowserTest {
         wait.until(d -> d.findElements(By.cssSelector("input[data-secret]")).isEmpty());
         assertThat(driver.getPageSource()).doesNotContain(key);
         WebElement listed = driver.findElement(By.cssSelector("#keys-list li[data-key]"));
-        String prefix = listed.getDomAttribute("data-key");
+        prefix = listed.getDomAttribute("data-key");
         assertThat(key).startsWith(prefix);
         assertThat(listed.getText()).contains("ERP producción", prefix, "ruc:read", "Activa", "Nunca");
+    }
 
-        // 2. A lookup with that key shows in the usage and the chart, and as the key's last use.
+    @Test
+    @Order(7)
+    void a_lookup_with_the_key_shows_in_the_usage_the_chart_and_as_the_keys_last_use() throws Exception {
         PadronFixtures.load(quipu.database, QuipuExtension.START);
-        String ruc = PadronFixtures.records().getFirst().ruc().value();
+        ruc = PadronFixtures.records().getFirst().ruc().value();
         // /v1/status re-reads the registry's size every 5 s of the application's clock, which stands still here.
         quipu.clock.advance(Duration.ofSeconds(6));
         HttpResponse<String> lookup = quipu.get("/v1/ruc/" + ruc, key);
@@ -296,12 +362,15 @@ class DashboardBrowserTest {
             sleep(500);
             return false;
         });
+    }
 
-        // The key rotated: a new secret shown once and the old key's grace end; then the new one revoked.
+    @Test
+    @Order(8)
+    void a_rotated_key_works_through_its_grace_and_its_revoked_replacement_does_not() {
         click(By.cssSelector("li[data-key='" + prefix + "'] button[data-action=rotate]"));
         click(waitFor(By.cssSelector("dialog[open] button[data-confirm]")));
         waitForText(By.id("grace-end"), "sigue funcionando hasta el");
-        String next = waitFor(By.cssSelector("input[data-secret]")).getDomProperty("value");
+        next = waitFor(By.cssSelector("input[data-secret]")).getDomProperty("value");
         assertThat(next).startsWith("qk_live_").isNotEqualTo(key);
         click(By.xpath("//button[normalize-space()='Ya la guardé']"));
         assertThat(driver.findElement(By.cssSelector("li[data-key='" + prefix + "']")).getText()).contains("En gracia",
@@ -318,14 +387,18 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.cssSelector("li[data-key='" + nextPrefix + "']")).getText()).contains("Revocada");
         assertThat(quipu.get("/v1/ruc/" + ruc, next).statusCode()).isEqualTo(401);
         assertThat(quipu.get("/v1/ruc/" + ruc, key).statusCode()).as("the rotated key, in its grace").isEqualTo(200);
+    }
 
-        // 3. A webhook: its secret shown once; a test event, watched until delivered; the attempt's detail; a retry.
+    /** Its secret shown once; a test event, watched until delivered; the attempt's detail; a retry. */
+    @Test
+    @Order(9)
+    void a_webhook_is_created_its_test_event_delivered_signed_and_retried() throws Exception {
         click(By.cssSelector("a[data-route=webhooks]"));
         waitFor(By.id("webhook-url"));
         type(By.id("webhook-url"), receiver.url("/quipu"));
         click(By.id("event-key-rotated"));
         click(By.id("webhook-create"));
-        String secret = waitFor(By.cssSelector("input[data-secret]")).getDomProperty("value");
+        secret = waitFor(By.cssSelector("input[data-secret]")).getDomProperty("value");
         assertThat(secret).startsWith("whsec_");
         click(By.xpath("//button[normalize-space()='Ya la guardé']"));
         waitFor(By.cssSelector("li[data-webhook]"));
@@ -349,8 +422,11 @@ class DashboardBrowserTest {
         click(By.cssSelector("tr[data-status=delivered] button[data-action=retry]"));
         waitForText(By.cssSelector("main .alert.success"), "Entrega programada");
         assertThat(receiver.next(Duration.ofSeconds(10)).header("x-quipu-event")).isEqualTo("endpoint.test");
+    }
 
-        // Edit: the endpoint's events change.
+    @Test
+    @Order(10)
+    void a_webhooks_events_are_edited() {
         click(By.linkText("← Webhooks"));
         click(waitFor(By.cssSelector("li[data-webhook] button[data-action=edit]")));
         WebElement editForm = waitFor(By.cssSelector("li[data-webhook] form"));
@@ -358,13 +434,16 @@ class DashboardBrowserTest {
         editForm.findElement(By.cssSelector("button[type=submit]")).click();
         waitForText(By.cssSelector("main .alert.success"), "Webhook actualizado");
         assertThat(driver.findElement(By.cssSelector("li[data-webhook]")).getText()).contains("key.created");
+    }
 
-        // 4. The secret rotated: a new one shown once, and the next delivery signed with both.
+    @Test
+    @Order(11)
+    void a_rotated_webhook_secret_is_shown_once_and_the_next_delivery_is_signed_with_both() throws Exception {
         click(By.cssSelector("li[data-webhook] button[data-action=rotate]"));
         click(waitFor(By.cssSelector("dialog[open] button[data-confirm]")));
         WebElement rotatedInput = waitFor(By.cssSelector("input[data-secret]"));
         wait.until(d -> rotatedInput.getDomProperty("value").startsWith("whsec_"));
-        String rotated = rotatedInput.getDomProperty("value");
+        rotated = rotatedInput.getDomProperty("value");
         assertThat(rotated).isNotEqualTo(secret);
         assertThat(driver.findElement(By.id("webhook-grace-end")).getText()).contains("hasta el");
         click(By.xpath("//button[normalize-space()='Ya la guardé']"));
@@ -373,14 +452,20 @@ class DashboardBrowserTest {
         WebhookReceiver.Received afterRotation = receiver.next(Duration.ofSeconds(5));
         assertThat(signatures(afterRotation)).containsEntry("v1", sign(rotated, afterRotation))
                 .containsEntry("v0", sign(secret, afterRotation));
+    }
 
-        // Plans: the table, the account's plan marked.
+    @Test
+    @Order(12)
+    void the_plans_table_marks_the_accounts_plan() throws Exception {
         click(By.cssSelector("a[data-route=planes]"));
         waitFor(By.cssSelector("tr[data-plan=starter][aria-current=true]"));
         assertThat(driver.findElements(By.cssSelector("#plans-table tbody tr"))).hasSize(5);
         checkPage("planes", "a[data-route=resumen]", "a[data-route=cuenta]", ".table-wrap");
+    }
 
-        // 5. Rectification, then the export downloaded and read.
+    @Test
+    @Order(13)
+    void a_rectification_shows_in_the_export_downloaded_without_a_secret() throws Exception {
         click(By.cssSelector("a[data-route=cuenta]"));
         WebElement nombre = waitFor(By.id("me-nombre"));
         nombre.clear();
@@ -399,8 +484,11 @@ class DashboardBrowserTest {
         assertThat(export.get("apiKeys")).hasSize(2);
         assertThat(export.get("webhooks")).hasSize(1);
         assertThat(document).doesNotContain(key, next, secret, rotated);
+    }
 
-        // 6. Deletion: the phrase typed, then logged out on the login page, for good.
+    @Test
+    @Order(14)
+    void deleting_the_account_once_its_phrase_is_typed_logs_out_for_good() {
         WebElement remove = driver.findElement(By.id("delete-account"));
         assertThat(remove.isEnabled()).isFalse();
         type(By.id("delete-phrase"), "BORRAR MI CUENTA");
@@ -415,7 +503,11 @@ class DashboardBrowserTest {
         waitFor(By.id("login-email"));
         assertThat(quipu.get("/v1/ruc/" + ruc, key).statusCode()).isEqualTo(401);
         assertConsole("after deletion", List.of());
+    }
 
+    @Test
+    @Order(15)
+    void every_page_was_checked_at_both_widths() {
         assertThat(checked).containsExactly("ingresar", "registro", "claves-vacio", "claves", "resumen", "webhooks",
                 "entregas", "planes", "cuenta");
     }

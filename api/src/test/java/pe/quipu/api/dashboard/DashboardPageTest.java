@@ -70,7 +70,7 @@ class DashboardPageTest {
 
     @Test
     void every_file_is_served_with_its_type_and_the_same_headers_and_every_import_resolves() {
-        for (String name : DashboardServlet.FILES) {
+        for (String name : Dashboard.FILES) {
             HttpResponse<String> file = quipu.get("/app/" + name, null);
             assertThat(file.statusCode()).as(name).isEqualTo(200);
             assertStrictHeaders(file);
@@ -97,7 +97,7 @@ class DashboardPageTest {
 
     @Test
     void the_scripts_keep_the_access_token_in_memory_and_build_the_page_without_parsing_markup() throws IOException {
-        for (String name : DashboardServlet.FILES) {
+        for (String name : Dashboard.FILES) {
             if (!name.endsWith(".js")) {
                 continue;
             }
@@ -159,7 +159,7 @@ class DashboardPageTest {
     }
 
     private static String resource(String name) throws IOException {
-        try (InputStream in = DashboardServlet.class.getResourceAsStream(name)) {
+        try (InputStream in = Dashboard.class.getResourceAsStream(name)) {
             assertThat(in).as(name).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }

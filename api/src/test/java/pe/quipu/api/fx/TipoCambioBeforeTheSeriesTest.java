@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
- * Dates far in the past cost BCRP nothing, or one request (issue 12, finding 7): before a series' first day
+ * Dates far in the past cost BCRP nothing, or one request: before a series' first day
  * ({@code bcrp.seriesStart}) the answer is 404 at once, and a date BCRP confirmed has nothing on or before it is
  * remembered for {@code bcrp.emptyAnswerMemory}. The database is shared with other test classes: this class keeps to
  * EUR 1999 and USD before 1997, which no other test uses.

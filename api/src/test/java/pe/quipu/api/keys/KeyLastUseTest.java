@@ -3,7 +3,7 @@ package pe.quipu.api.keys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.auth.Scope;
-import pe.quipu.api.lifecycle.Periodic;
+import pe.quipu.api.platform.Periodic;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.testing.MutableClock;
 

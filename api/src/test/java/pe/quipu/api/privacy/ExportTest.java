@@ -1,7 +1,10 @@
 package pe.quipu.api.privacy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.testing.QuipuExtension;
@@ -41,217 +44,281 @@ class ExportTest {
         quipu.dns.set("hooks.example.com", "93.184.215.14");
     }
 
-    @Test
-    void the_document_shows_everything_kept_about_the_account_and_no_secret() {
-        TestAccounts.Session session = quipu.accounts.newSession();
-        String token = session.accessToken();
-        // A subscription change: free, then pro.
-        assertThat(quipu.task("set-plan", "email", session.email(), "plan", "pro").statusCode()).isEqualTo(200);
-        // Two keys, the second one rotated.
-        JsonNode first = created(quipu.post("/v1/keys", token, JSON,
-                "{\"name\":\"servidor\",\"scopes\":[\"webhooks:manage\",\"ubigeos:read\"]}"));
-        quipu.clock.advance(Duration.ofSeconds(1));
-        JsonNode second = created(quipu.post("/v1/keys", token, JSON, "{\"name\":\"laptop\",\"scopes\":[\"ruc:read\"]}"));
-        quipu.clock.advance(Duration.ofMinutes(1));
-        Instant rotatedAt = quipu.clock.instant();
-        JsonNode rotated = created(quipu.request("POST", "/v1/keys/" + second.get("id").asText() + "/rotate", token));
-        String key = first.get("key").asText();
-        // A webhook endpoint with one delivery (pending: nothing is sent here).
-        JsonNode endpoint = created(quipu.post("/v1/webhooks", key, JSON,
-                "{\"url\":\"https://hooks.example.com/quipu\",\"events\":[\"key.created\",\"key.rotated\"]}"));
-        HttpResponse<String> test = quipu.request("POST", "/v1/webhooks/" + endpoint.get("id").asText() + "/test", key);
-        assertThat(test.statusCode()).as(test.body()).isEqualTo(202);
-        String testEvent = quipu.body(test).get("eventId").asText();
-        String testDelivery = quipu.body(test).get("deliveryId").asText();
-        // One metered request, a refresh of the session, and a rectification.
-        assertThat(quipu.get("/v1/ubigeos?limit=1", key).statusCode()).isEqualTo(200);
-        quipu.clock.advance(Duration.ofMinutes(1));
-        Instant refreshedAt = quipu.clock.instant();
-        HttpResponse<String> refresh = quipu.accounts.refresh(session.refreshToken());
-        assertThat(refresh.statusCode()).isEqualTo(200);
-        String nextRefreshToken = quipu.body(refresh).get("refreshToken").asText();
-        assertThat(quipu.patch("/v1/me", token, JSON, "{\"nombre\":\"Ana Quispe\"}").statusCode()).isEqualTo(200);
-        quipu.clock.advance(Duration.ofMinutes(1));
-        Instant exportedAt = quipu.clock.instant();
+    /**
+     * One account with something of everything Quipu keeps (a plan change, three keys one of them rotated, a webhook
+     * endpoint with a delivery, a metered request, a refreshed session, a rectification), exported once; each test
+     * reads one part of that document, so a failure names the part.
+     */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class TheWholeDocument {
 
-        HttpResponse<String> response = quipu.get("/v1/me/export", token);
+        private TestAccounts.Session session;
+        private String token;
+        private JsonNode first;
+        private JsonNode second;
+        private JsonNode rotated;
+        private String key;
+        private JsonNode endpoint;
+        private String testEvent;
+        private String testDelivery;
+        private String nextRefreshToken;
+        private Instant rotatedAt;
+        private Instant refreshedAt;
+        private Instant exportedAt;
+        private HttpResponse<String> response;
+        private JsonNode export;
 
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).get().asString()
-                .matches("(?i)application/json; ?charset=utf-8");
-        assertThat(response.headers().firstValue("Content-Disposition"))
-                .hasValue("attachment; filename=\"quipu-export-2026-10-07.json\"");
-        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
-        JsonNode export = quipu.body(response);
-        assertThat(fieldNames(export)).containsExactly("exportedAt", "format", "compliance", "user", "auth", "apiKeys",
-                "subscription", "webhooks", "events", "auditLog", "currentUsage", "usageHistory", "usageDays",
-                "_meta");
-        assertThat(export.get("exportedAt").asText()).isEqualTo(exportedAt.toString());
-        assertThat(export.get("format").asText()).isEqualTo("v1");
+        @BeforeAll
+        void exportAnAccountWithSomethingOfEverything() {
+            // The extension sets the clock back before each test, not before this: the story starts at START.
+            quipu.clock.set(QuipuExtension.START);
+            session = quipu.accounts.newSession();
+            token = session.accessToken();
+            // A subscription change: free, then pro.
+            assertThat(quipu.task("set-plan", "email", session.email(), "plan", "pro").statusCode()).isEqualTo(200);
+            // Two keys, the second one rotated.
+            first = created(quipu.post("/v1/keys", token, JSON,
+                    "{\"name\":\"servidor\",\"scopes\":[\"webhooks:manage\",\"ubigeos:read\"]}"));
+            quipu.clock.advance(Duration.ofSeconds(1));
+            second = created(quipu.post("/v1/keys", token, JSON, "{\"name\":\"laptop\",\"scopes\":[\"ruc:read\"]}"));
+            quipu.clock.advance(Duration.ofMinutes(1));
+            rotatedAt = quipu.clock.instant();
+            rotated = created(quipu.request("POST", "/v1/keys/" + second.get("id").asText() + "/rotate", token));
+            key = first.get("key").asText();
+            // A webhook endpoint with one delivery (pending: nothing is sent here).
+            endpoint = created(quipu.post("/v1/webhooks", key, JSON,
+                    "{\"url\":\"https://hooks.example.com/quipu\",\"events\":[\"key.created\",\"key.rotated\"]}"));
+            HttpResponse<String> test = quipu.request("POST", "/v1/webhooks/" + endpoint.get("id").asText() + "/test",
+                    key);
+            assertThat(test.statusCode()).as(test.body()).isEqualTo(202);
+            testEvent = quipu.body(test).get("eventId").asText();
+            testDelivery = quipu.body(test).get("deliveryId").asText();
+            // One metered request, a refresh of the session, and a rectification.
+            assertThat(quipu.get("/v1/ubigeos?limit=1", key).statusCode()).isEqualTo(200);
+            quipu.clock.advance(Duration.ofMinutes(1));
+            refreshedAt = quipu.clock.instant();
+            HttpResponse<String> refresh = quipu.accounts.refresh(session.refreshToken());
+            assertThat(refresh.statusCode()).isEqualTo(200);
+            nextRefreshToken = quipu.body(refresh).get("refreshToken").asText();
+            assertThat(quipu.patch("/v1/me", token, JSON, "{\"nombre\":\"Ana Quispe\"}").statusCode()).isEqualTo(200);
+            quipu.clock.advance(Duration.ofMinutes(1));
+            exportedAt = quipu.clock.instant();
 
-        // compliance: the privacy section of config.yml, as it is (placeholders in the repository's file).
-        JsonNode compliance = export.get("compliance");
-        assertThat(fieldNames(compliance)).containsExactly("registryNumber", "certificate", "controller", "transfers",
-                "rights");
-        assertThat(fieldNames(compliance.get("controller"))).containsExactly("nombre", "documento", "email",
-                "domicilio");
-        assertThat(compliance.get("controller").get("nombre").asText()).startsWith("PLACEHOLDER");
-        assertThat(fieldNames(compliance.get("transfers").get(0))).containsExactly("pais", "entidad", "finalidad");
-        assertThat(compliance.get("rights").asText()).contains("/v1/me/export");
+            response = quipu.get("/v1/me/export", token);
 
-        // user: every column of the account but the password hash.
-        JsonNode user = export.get("user");
-        assertThat(fieldNames(user)).containsExactly("id", "email", "nombre", "usageAlertPercent", "isAdmin", "plan",
-                "createdAt", "deletedAt", "lastExportedAt");
-        assertThat(user.get("id").asText()).isEqualTo(session.accountId().toString());
-        assertThat(user.get("email").asText()).isEqualTo(session.email());
-        assertThat(user.get("nombre").asText()).isEqualTo("Ana Quispe");
-        assertThat(user.get("usageAlertPercent").asInt()).isEqualTo(80);
-        assertThat(user.get("isAdmin").asBoolean()).isFalse();
-        assertThat(user.get("plan").asText()).isEqualTo("pro");
-        assertThat(user.get("createdAt").asText()).isEqualTo(QuipuExtension.START.toString());
-        assertThat(user.get("deletedAt").isNull()).isTrue();
-        assertThat(user.get("lastExportedAt").asText()).isEqualTo(exportedAt.toString());
-
-        // auth: the identity and the session, never a token or the hash.
-        JsonNode auth = export.get("auth");
-        assertThat(fieldNames(auth)).containsExactly("profile", "identities", "sessions", "mfaFactors",
-                "pendingTokens", "oauthAuthorizations");
-        JsonNode profile = auth.get("profile");
-        assertThat(fieldNames(profile)).containsExactly("email", "createdAt", "lastLoginAt", "passwordSet",
-                "passwordChangedAt");
-        assertThat(profile.get("email").asText()).isEqualTo(session.email());
-        assertThat(profile.get("lastLoginAt").asText()).isEqualTo(QuipuExtension.START.toString());
-        assertThat(profile.get("passwordSet").asBoolean()).isTrue();
-        assertThat(profile.get("passwordChangedAt").isNull()).isTrue();
-        assertThat(auth.get("identities")).hasSize(1);
-        JsonNode identity = auth.get("identities").get(0);
-        assertThat(identity.get("type").asText()).isEqualTo("password");
-        assertThat(identity.get("email").asText()).isEqualTo(session.email());
-        assertThat(identity.get("createdAt").asText()).isEqualTo(QuipuExtension.START.toString());
-        assertThat(auth.get("sessions")).hasSize(1);
-        JsonNode sessionNode = auth.get("sessions").get(0);
-        assertThat(fieldNames(sessionNode)).containsExactly("id", "createdAt", "lastUsedAt", "expiresAt", "ip",
-                "userAgent", "revokedAt");
-        assertThat(sessionNode.get("id").asText()).isEqualTo(quipu.database.texts(
-                "select id from sessions where account_id = ?", session.accountId()).getFirst());
-        assertThat(sessionNode.get("createdAt").asText()).isEqualTo(QuipuExtension.START.toString());
-        assertThat(sessionNode.get("lastUsedAt").asText()).isEqualTo(refreshedAt.toString());
-        assertThat(sessionNode.get("expiresAt").asText()).isEqualTo(refreshedAt.plus(Duration.ofDays(30)).toString());
-        assertThat(sessionNode.get("ip").asText()).isEqualTo("127.0.0.1");
-        assertThat(sessionNode.get("userAgent").asText()).startsWith("Java-http-client/");
-        assertThat(sessionNode.get("revokedAt").isNull()).isTrue();
-        for (String none : List.of("mfaFactors", "pendingTokens", "oauthAuthorizations")) {
-            assertThat(auth.get(none).isArray()).as(none).isTrue();
-            assertThat(auth.get(none)).as(none).isEmpty();
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            export = quipu.body(response);
         }
 
-        // apiKeys: all three, newest first; the rotated one in grace, pointing at its replacement.
-        JsonNode keys = export.get("apiKeys");
-        assertThat(keys).hasSize(3);
-        assertThat(fieldNames(keys.get(0))).containsExactly("id", "name", "prefix", "scopes", "status", "createdAt",
-                "lastUsedAt", "expiresAt", "revokedAt", "replacedBy");
-        assertThat(keys).extracting(k -> k.get("id").asText()).containsExactly(rotated.get("id").asText(),
-                second.get("id").asText(), first.get("id").asText());
-        assertThat(keys).extracting(k -> k.get("status").asText()).containsExactly("active", "grace", "active");
-        assertThat(keys.get(1).get("expiresAt").asText()).isEqualTo(rotatedAt.plus(Duration.ofHours(24)).toString());
-        assertThat(keys.get(1).get("replacedBy").asText()).isEqualTo(rotated.get("id").asText());
-        assertThat(keys.get(2).get("name").asText()).isEqualTo("servidor");
-        assertThat(keys.get(2).get("prefix").asText()).isEqualTo(first.get("prefix").asText());
-        assertThat(keys.get(2).get("scopes")).extracting(JsonNode::asText)
-                .containsExactlyInAnyOrder("webhooks:manage", "ubigeos:read");
+        @Test
+        void is_a_json_attachment_named_for_the_lima_day_and_never_cached() {
+            assertThat(response.headers().firstValue("Content-Type")).get().asString()
+                    .matches("(?i)application/json; ?charset=utf-8");
+            assertThat(response.headers().firstValue("Content-Disposition"))
+                    .hasValue("attachment; filename=\"quipu-export-2026-10-07.json\"");
+            assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+        }
 
-        // subscription: pro now, with its limits and period; free before it.
-        JsonNode subscription = export.get("subscription");
-        JsonNode current = subscription.get("current");
-        assertThat(current.get("plan").asText()).isEqualTo("pro");
-        assertThat(current.get("limits").get("monthlyQuota").asLong()).isEqualTo(500_000);
-        assertThat(current.get("limits").get("rateLimitRpm").asInt()).isEqualTo(600);
-        assertThat(current.get("limits").get("batchCap").asInt()).isEqualTo(200);
-        assertThat(current.get("limits").get("webhookEndpoints").asInt()).isEqualTo(5);
-        assertThat(current.get("overrides").get("monthlyQuota").isNull()).isTrue();
-        assertThat(current.get("startedAt").asText()).isEqualTo(QuipuExtension.START.toString());
-        assertThat(current.get("period").get("start").asText()).isEqualTo(QuipuExtension.START.toString());
-        // Lima months: November starts at 05:00 UTC.
-        assertThat(current.get("period").get("end").asText()).isEqualTo("2026-11-01T05:00:00Z");
-        assertThat(subscription.get("history")).hasSize(1);
-        assertThat(subscription.get("history").get(0).get("plan").asText()).isEqualTo("free");
-        assertThat(subscription.get("history").get(0).get("endedAt").asText())
-                .isEqualTo(QuipuExtension.START.toString());
+        @Test
+        void has_every_member_in_order_with_its_time_and_format() {
+            assertThat(fieldNames(export)).containsExactly("exportedAt", "format", "compliance", "user", "auth",
+                    "apiKeys", "subscription", "webhooks", "events", "auditLog", "currentUsage", "usageHistory",
+                    "usageDays", "_meta");
+            assertThat(export.get("exportedAt").asText()).isEqualTo(exportedAt.toString());
+            assertThat(export.get("format").asText()).isEqualTo("v1");
+        }
 
-        // webhooks: the endpoint without its secret, with its delivery.
-        JsonNode webhooks = export.get("webhooks");
-        assertThat(webhooks).hasSize(1);
-        JsonNode hook = webhooks.get(0);
-        assertThat(hook.get("id").asText()).isEqualTo(endpoint.get("id").asText());
-        assertThat(hook.get("url").asText()).isEqualTo("https://hooks.example.com/quipu");
-        assertThat(hook.get("events")).extracting(JsonNode::asText).containsExactly("key.created", "key.rotated");
-        assertThat(hook.get("active").asBoolean()).isTrue();
-        assertThat(hook.get("pinnedAddress").asText()).isEqualTo("93.184.215.14");
-        assertThat(hook.has("secret")).isFalse();
-        assertThat(hook.get("deliveries")).hasSize(1);
-        JsonNode delivery = hook.get("deliveries").get(0);
-        assertThat(delivery.get("id").asText()).isEqualTo(testDelivery);
-        assertThat(delivery.get("eventId").asText()).isEqualTo(testEvent);
-        assertThat(delivery.get("eventType").asText()).isEqualTo("endpoint.test");
-        assertThat(delivery.get("status").asText()).isEqualTo("pending");
-        assertThat(delivery.get("attemptLog")).isEmpty();
+        @Test
+        void compliance_is_the_privacy_section_of_the_configuration_as_it_is() {
+            // Placeholders in the repository's config.yml.
+            JsonNode compliance = export.get("compliance");
+            assertThat(fieldNames(compliance)).containsExactly("registryNumber", "certificate", "controller",
+                    "transfers", "rights");
+            assertThat(fieldNames(compliance.get("controller"))).containsExactly("nombre", "documento", "email",
+                    "domicilio");
+            assertThat(compliance.get("controller").get("nombre").asText()).startsWith("PLACEHOLDER");
+            assertThat(fieldNames(compliance.get("transfers").get(0))).containsExactly("pais", "entidad", "finalidad");
+            assertThat(compliance.get("rights").asText()).contains("/v1/me/export");
+        }
 
-        // events: what the account's webhooks are sent, newest first.
-        assertThat(export.get("events")).extracting(e -> e.get("type").asText())
-                .containsExactly("endpoint.test", "key.rotated", "key.created", "key.created",
-                        "subscription.updated");
-        assertThat(export.get("events").get(0).get("id").asText()).isEqualTo(testEvent);
-        assertThat(export.get("events").get(0).get("data").get("url").asText())
-                .isEqualTo("https://hooks.example.com/quipu");
+        @Test
+        void user_is_every_column_of_the_account_but_the_password_hash() {
+            JsonNode user = export.get("user");
+            assertThat(fieldNames(user)).containsExactly("id", "email", "nombre", "usageAlertPercent", "isAdmin",
+                    "plan", "createdAt", "deletedAt", "lastExportedAt");
+            assertThat(user.get("id").asText()).isEqualTo(session.accountId().toString());
+            assertThat(user.get("email").asText()).isEqualTo(session.email());
+            assertThat(user.get("nombre").asText()).isEqualTo("Ana Quispe");
+            assertThat(user.get("usageAlertPercent").asInt()).isEqualTo(80);
+            assertThat(user.get("isAdmin").asBoolean()).isFalse();
+            assertThat(user.get("plan").asText()).isEqualTo("pro");
+            assertThat(user.get("createdAt").asText()).isEqualTo(QuipuExtension.START.toString());
+            assertThat(user.get("deletedAt").isNull()).isTrue();
+            assertThat(user.get("lastExportedAt").asText()).isEqualTo(exportedAt.toString());
+        }
 
-        // auditLog: newest first, the export itself included.
-        JsonNode audit = export.get("auditLog");
-        assertThat(audit).extracting(a -> a.get("action").asText()).containsExactly("export", "rectification",
-                "webhook.created", "key.rotated", "key.created", "key.created", "plan.changed", "login", "signup");
-        assertThat(fieldNames(audit.get(0))).containsExactly("at", "action", "ip", "userAgent", "details");
-        assertThat(audit.get(0).get("at").asText()).isEqualTo(exportedAt.toString());
-        assertThat(audit.get(0).get("ip").asText()).isEqualTo("127.0.0.1");
-        assertThat(audit.get(1).get("details").get("fields")).extracting(JsonNode::asText).containsExactly("nombre");
-        assertThat(audit.get(6).get("ip").isNull()).isTrue();
-        assertThat(audit.get(6).get("userAgent").asText()).isEqualTo("operator");
+        @Test
+        void auth_shows_the_identity_and_the_session_never_a_token_or_the_hash() {
+            JsonNode auth = export.get("auth");
+            assertThat(fieldNames(auth)).containsExactly("profile", "identities", "sessions", "mfaFactors",
+                    "pendingTokens", "oauthAuthorizations");
+            JsonNode profile = auth.get("profile");
+            assertThat(fieldNames(profile)).containsExactly("email", "createdAt", "lastLoginAt", "passwordSet",
+                    "passwordChangedAt");
+            assertThat(profile.get("email").asText()).isEqualTo(session.email());
+            assertThat(profile.get("lastLoginAt").asText()).isEqualTo(QuipuExtension.START.toString());
+            assertThat(profile.get("passwordSet").asBoolean()).isTrue();
+            assertThat(profile.get("passwordChangedAt").isNull()).isTrue();
+            assertThat(auth.get("identities")).hasSize(1);
+            JsonNode identity = auth.get("identities").get(0);
+            assertThat(identity.get("type").asText()).isEqualTo("password");
+            assertThat(identity.get("email").asText()).isEqualTo(session.email());
+            assertThat(identity.get("createdAt").asText()).isEqualTo(QuipuExtension.START.toString());
+            assertThat(auth.get("sessions")).hasSize(1);
+            JsonNode sessionNode = auth.get("sessions").get(0);
+            assertThat(fieldNames(sessionNode)).containsExactly("id", "createdAt", "lastUsedAt", "expiresAt", "ip",
+                    "userAgent", "revokedAt");
+            assertThat(sessionNode.get("id").asText()).isEqualTo(quipu.database.texts(
+                    "select id from sessions where account_id = ?", session.accountId()).getFirst());
+            assertThat(sessionNode.get("createdAt").asText()).isEqualTo(QuipuExtension.START.toString());
+            assertThat(sessionNode.get("lastUsedAt").asText()).isEqualTo(refreshedAt.toString());
+            assertThat(sessionNode.get("expiresAt").asText())
+                    .isEqualTo(refreshedAt.plus(Duration.ofDays(30)).toString());
+            assertThat(sessionNode.get("ip").asText()).isEqualTo("127.0.0.1");
+            assertThat(sessionNode.get("userAgent").asText()).startsWith("Java-http-client/");
+            assertThat(sessionNode.get("revokedAt").isNull()).isTrue();
+            for (String none : List.of("mfaFactors", "pendingTokens", "oauthAuthorizations")) {
+                assertThat(auth.get(none).isArray()).as(none).isTrue();
+                assertThat(auth.get(none)).as(none).isEmpty();
+            }
+        }
 
-        // currentUsage: as GET /v1/usage says.
-        JsonNode usage = export.get("currentUsage");
-        JsonNode quota = usage.get("monthlyQuota");
-        assertThat(fieldNames(quota)).containsExactly("limit", "used", "remaining", "periodStart", "periodEnd");
-        assertThat(quota.get("limit").asLong()).isEqualTo(500_000);
-        assertThat(quota.get("used").asLong()).isEqualTo(1);
-        assertThat(quota.get("remaining").asLong()).isEqualTo(499_999);
-        assertThat(quota.get("periodStart").asText()).isEqualTo("2026-10-01T05:00:00Z");
-        assertThat(quota.get("periodEnd").asText()).isEqualTo("2026-11-01T05:00:00Z");
-        assertThat(usage.get("rateLimitRpm").asInt()).isEqualTo(600);
-        JsonNode usageApi = quipu.body(quipu.get("/v1/usage", key));
-        assertThat(quota.get("limit")).isEqualTo(usageApi.get("monthlyQuota").get("limit"));
-        assertThat(export.get("usageHistory").isArray()).isTrue();
+        @Test
+        void api_keys_are_all_three_newest_first_the_rotated_one_in_grace_pointing_at_its_replacement() {
+            JsonNode keys = export.get("apiKeys");
+            assertThat(keys).hasSize(3);
+            assertThat(fieldNames(keys.get(0))).containsExactly("id", "name", "prefix", "scopes", "status",
+                    "createdAt", "lastUsedAt", "expiresAt", "revokedAt", "replacedBy");
+            assertThat(keys).extracting(k -> k.get("id").asText()).containsExactly(rotated.get("id").asText(),
+                    second.get("id").asText(), first.get("id").asText());
+            assertThat(keys).extracting(k -> k.get("status").asText()).containsExactly("active", "grace", "active");
+            assertThat(keys.get(1).get("expiresAt").asText())
+                    .isEqualTo(rotatedAt.plus(Duration.ofHours(24)).toString());
+            assertThat(keys.get(1).get("replacedBy").asText()).isEqualTo(rotated.get("id").asText());
+            assertThat(keys.get(2).get("name").asText()).isEqualTo("servidor");
+            assertThat(keys.get(2).get("prefix").asText()).isEqualTo(first.get("prefix").asText());
+            assertThat(keys.get(2).get("scopes")).extracting(JsonNode::asText)
+                    .containsExactlyInAnyOrder("webhooks:manage", "ubigeos:read");
+        }
 
-        // _meta: nothing cut, and how many of each.
-        JsonNode meta = export.get("_meta");
-        assertThat(meta.get("truncated").get("auditLog").asBoolean()).isFalse();
-        assertThat(meta.get("truncated").get("webhookDeliveries").asBoolean()).isFalse();
-        JsonNode counts = meta.get("counts");
-        assertThat(counts.get("apiKeys").asInt()).isEqualTo(3);
-        assertThat(counts.get("auth.sessions").asInt()).isEqualTo(1);
-        assertThat(counts.get("auth.identities").asInt()).isEqualTo(1);
-        assertThat(counts.get("subscription.history").asInt()).isEqualTo(1);
-        assertThat(counts.get("webhooks").asInt()).isEqualTo(1);
-        assertThat(counts.get("webhooks.deliveries").asInt()).isEqualTo(1);
-        assertThat(counts.get("events").asInt()).isEqualTo(5);
-        assertThat(counts.get("auditLog").asInt()).isEqualTo(audit.size());
+        @Test
+        void subscription_is_pro_now_with_its_limits_and_lima_period_and_free_before_it() {
+            JsonNode subscription = export.get("subscription");
+            JsonNode current = subscription.get("current");
+            assertThat(current.get("plan").asText()).isEqualTo("pro");
+            assertThat(current.get("limits").get("monthlyQuota").asLong()).isEqualTo(500_000);
+            assertThat(current.get("limits").get("rateLimitRpm").asInt()).isEqualTo(600);
+            assertThat(current.get("limits").get("batchCap").asInt()).isEqualTo(200);
+            assertThat(current.get("limits").get("webhookEndpoints").asInt()).isEqualTo(5);
+            assertThat(current.get("overrides").get("monthlyQuota").isNull()).isTrue();
+            assertThat(current.get("startedAt").asText()).isEqualTo(QuipuExtension.START.toString());
+            assertThat(current.get("period").get("start").asText()).isEqualTo(QuipuExtension.START.toString());
+            // Lima months: November starts at 05:00 UTC.
+            assertThat(current.get("period").get("end").asText()).isEqualTo("2026-11-01T05:00:00Z");
+            assertThat(subscription.get("history")).hasSize(1);
+            assertThat(subscription.get("history").get(0).get("plan").asText()).isEqualTo("free");
+            assertThat(subscription.get("history").get(0).get("endedAt").asText())
+                    .isEqualTo(QuipuExtension.START.toString());
+        }
 
-        // No secret anywhere: keys, webhook secrets, password hash, tokens.
-        String body = response.body();
-        String passwordHash = quipu.database.texts("select password_hash from accounts where id = ?",
-                session.accountId()).getFirst();
-        assertThat(body).doesNotContain(key, second.get("key").asText(), rotated.get("key").asText(),
-                endpoint.get("secret").asText(), "whsec_", "$argon2", passwordHash, session.refreshToken(),
-                nextRefreshToken, token, session.password());
-        assertThat(body).doesNotContainPattern("qk_live_[0-9A-Za-z]{40}");
+        @Test
+        void webhooks_show_the_endpoint_without_its_secret_with_its_delivery() {
+            JsonNode webhooks = export.get("webhooks");
+            assertThat(webhooks).hasSize(1);
+            JsonNode hook = webhooks.get(0);
+            assertThat(hook.get("id").asText()).isEqualTo(endpoint.get("id").asText());
+            assertThat(hook.get("url").asText()).isEqualTo("https://hooks.example.com/quipu");
+            assertThat(hook.get("events")).extracting(JsonNode::asText).containsExactly("key.created", "key.rotated");
+            assertThat(hook.get("active").asBoolean()).isTrue();
+            assertThat(hook.get("pinnedAddress").asText()).isEqualTo("93.184.215.14");
+            assertThat(hook.has("secret")).isFalse();
+            assertThat(hook.get("deliveries")).hasSize(1);
+            JsonNode delivery = hook.get("deliveries").get(0);
+            assertThat(delivery.get("id").asText()).isEqualTo(testDelivery);
+            assertThat(delivery.get("eventId").asText()).isEqualTo(testEvent);
+            assertThat(delivery.get("eventType").asText()).isEqualTo("endpoint.test");
+            assertThat(delivery.get("status").asText()).isEqualTo("pending");
+            assertThat(delivery.get("attemptLog")).isEmpty();
+        }
+
+        @Test
+        void events_are_what_the_accounts_webhooks_are_sent_newest_first() {
+            assertThat(export.get("events")).extracting(e -> e.get("type").asText())
+                    .containsExactly("endpoint.test", "key.rotated", "key.created", "key.created",
+                            "subscription.updated");
+            assertThat(export.get("events").get(0).get("id").asText()).isEqualTo(testEvent);
+            assertThat(export.get("events").get(0).get("data").get("url").asText())
+                    .isEqualTo("https://hooks.example.com/quipu");
+        }
+
+        @Test
+        void the_audit_log_is_newest_first_the_export_itself_included() {
+            JsonNode audit = export.get("auditLog");
+            assertThat(audit).extracting(a -> a.get("action").asText()).containsExactly("export", "rectification",
+                    "webhook.created", "key.rotated", "key.created", "key.created", "plan.changed", "login",
+                    "signup");
+            assertThat(fieldNames(audit.get(0))).containsExactly("at", "action", "ip", "userAgent", "details");
+            assertThat(audit.get(0).get("at").asText()).isEqualTo(exportedAt.toString());
+            assertThat(audit.get(0).get("ip").asText()).isEqualTo("127.0.0.1");
+            assertThat(audit.get(1).get("details").get("fields")).extracting(JsonNode::asText)
+                    .containsExactly("nombre");
+            assertThat(audit.get(6).get("ip").isNull()).isTrue();
+            assertThat(audit.get(6).get("userAgent").asText()).isEqualTo("operator");
+        }
+
+        @Test
+        void current_usage_is_what_get_v1_usage_says() {
+            JsonNode usage = export.get("currentUsage");
+            JsonNode quota = usage.get("monthlyQuota");
+            assertThat(fieldNames(quota)).containsExactly("limit", "used", "remaining", "periodStart", "periodEnd");
+            assertThat(quota.get("limit").asLong()).isEqualTo(500_000);
+            assertThat(quota.get("used").asLong()).isEqualTo(1);
+            assertThat(quota.get("remaining").asLong()).isEqualTo(499_999);
+            assertThat(quota.get("periodStart").asText()).isEqualTo("2026-10-01T05:00:00Z");
+            assertThat(quota.get("periodEnd").asText()).isEqualTo("2026-11-01T05:00:00Z");
+            assertThat(usage.get("rateLimitRpm").asInt()).isEqualTo(600);
+            JsonNode usageApi = quipu.body(quipu.get("/v1/usage", key));
+            assertThat(quota.get("limit")).isEqualTo(usageApi.get("monthlyQuota").get("limit"));
+            assertThat(export.get("usageHistory").isArray()).isTrue();
+        }
+
+        @Test
+        void meta_says_nothing_was_cut_and_how_many_of_each() {
+            JsonNode meta = export.get("_meta");
+            assertThat(meta.get("truncated").get("auditLog").asBoolean()).isFalse();
+            assertThat(meta.get("truncated").get("webhookDeliveries").asBoolean()).isFalse();
+            JsonNode counts = meta.get("counts");
+            assertThat(counts.get("apiKeys").asInt()).isEqualTo(3);
+            assertThat(counts.get("auth.sessions").asInt()).isEqualTo(1);
+            assertThat(counts.get("auth.identities").asInt()).isEqualTo(1);
+            assertThat(counts.get("subscription.history").asInt()).isEqualTo(1);
+            assertThat(counts.get("webhooks").asInt()).isEqualTo(1);
+            assertThat(counts.get("webhooks.deliveries").asInt()).isEqualTo(1);
+            assertThat(counts.get("events").asInt()).isEqualTo(5);
+            assertThat(counts.get("auditLog").asInt()).isEqualTo(export.get("auditLog").size());
+        }
+
+        @Test
+        void no_secret_is_anywhere_keys_webhook_secrets_password_hash_or_tokens() {
+            String body = response.body();
+            String passwordHash = quipu.database.texts("select password_hash from accounts where id = ?",
+                    session.accountId()).getFirst();
+            assertThat(body).doesNotContain(key, second.get("key").asText(), rotated.get("key").asText(),
+                    endpoint.get("secret").asText(), "whsec_", "$argon2", passwordHash, session.refreshToken(),
+                    nextRefreshToken, token, session.password());
+            assertThat(body).doesNotContainPattern("qk_live_[0-9A-Za-z]{40}");
+        }
     }
 
     @Test

@@ -4,7 +4,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import pe.quipu.api.auth.Scope;
 import pe.quipu.api.testing.LogCapture;
 import pe.quipu.api.testing.PadronFixtures;
 import pe.quipu.api.testing.QuipuClient;
@@ -12,13 +11,13 @@ import pe.quipu.api.testing.QuipuExtension;
 
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static pe.quipu.api.ruc.RucFixture.etag;
 
 /**
  * Answers kept in memory stay exact: whatever writes the registry, every instance answers the new record (and a
@@ -31,12 +30,11 @@ class RucAnswersTest {
     @RegisterExtension
     static final QuipuExtension quipu = new QuipuExtension();
 
-    private static String key;
+    private static RucFixture registry;
 
     @BeforeAll
     static void load() {
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        key = quipu.accounts.newKey(Scope.RUC_READ);
+        registry = RucFixture.load(quipu);
     }
 
     @AfterEach
@@ -63,11 +61,10 @@ class RucAnswersTest {
         for (QuipuClient instance : instances) {
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                     assertThat(lookup(instance).body()).contains("\"estado\":\"BAJA DE OFICIO\""));
-            HttpResponse<String> revalidated = instance.get("/v1/ruc/" + RUC, key, "If-None-Match", before);
+            HttpResponse<String> revalidated = registry.lookup(instance, RUC, "If-None-Match", before);
             assertThat(revalidated.statusCode()).isEqualTo(200);
             assertThat(etag(revalidated)).isNotEqualTo(before);
-            HttpResponse<String> batch = instance.post("/v1/ruc/batch", key, "application/json",
-                    "{\"rucs\":[\"" + RUC + "\"]}");
+            HttpResponse<String> batch = registry.batch(instance, "{\"rucs\":[\"" + RUC + "\"]}");
             assertThat(batch.body()).contains("\"estado\":\"BAJA DE OFICIO\"");
         }
     }
@@ -100,21 +97,12 @@ class RucAnswersTest {
     }
 
     private static HttpResponse<String> lookup(QuipuClient instance) {
-        HttpResponse<String> response = instance.get("/v1/ruc/" + RUC, key);
+        HttpResponse<String> response = registry.lookup(instance, RUC);
         assertThat(response.statusCode()).isEqualTo(200);
         return response;
     }
 
-    private static String etag(HttpResponse<String> response) {
-        return response.headers().firstValue("ETag").orElseThrow();
-    }
-
     private static void setEstado(String estado) throws Exception {
-        try (Connection c = quipu.database.connection();
-             PreparedStatement update = c.prepareStatement("update ruc_registry set estado = ? where ruc = ?")) {
-            update.setString(1, estado);
-            update.setString(2, RUC);
-            assertThat(update.executeUpdate()).isEqualTo(1);
-        }
+        registry.setEstado(RUC, estado);
     }
 }

@@ -8,8 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import pe.quipu.api.auth.Scope;
-import pe.quipu.api.testing.PadronFixtures;
 import pe.quipu.api.testing.QuipuClient;
 import pe.quipu.api.testing.QuipuExtension;
 
@@ -21,6 +19,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static pe.quipu.api.ruc.RucFixture.etag;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
 /**
@@ -36,12 +35,11 @@ class RucIncludeTest {
     @RegisterExtension
     static final QuipuExtension quipu = new QuipuExtension();
 
-    private static String key;
+    private static RucFixture registry;
 
     @BeforeAll
     static void load() {
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        key = quipu.accounts.newKey(Scope.RUC_READ);
+        registry = RucFixture.load(quipu);
     }
 
     @BeforeEach
@@ -56,17 +54,16 @@ class RucIncludeTest {
 
     @Test
     void without_include_the_answer_is_byte_for_byte_the_same_with_or_without_lists_and_premises() {
-        HttpResponse<String> before = lookup(RUC, "");
-        HttpResponse<String> emptyInclude = lookup(RUC, "?include=");
+        HttpResponse<String> before = registry.lookup(RUC);
+        HttpResponse<String> emptyInclude = registry.lookup(RUC + "?include=");
 
         loadTheExample();
 
         for (QuipuClient instance : List.of(quipu, quipu.peer())) {
-            HttpResponse<String> after = instance.get("/v1/ruc/" + RUC, key);
+            HttpResponse<String> after = registry.lookup(instance, RUC);
             assertThat(after.body()).isEqualTo(before.body());
             assertThat(etag(after)).isEqualTo(etag(before));
-            HttpResponse<String> batch = instance.post("/v1/ruc/batch", key, "application/json",
-                    "{\"rucs\":[\"" + RUC + "\"]}");
+            HttpResponse<String> batch = registry.batch(instance, "{\"rucs\":[\"" + RUC + "\"]}");
             assertThat(batch.body()).contains(before.body()).doesNotContain("padrones").doesNotContain("anexos");
         }
         assertThat(emptyInclude.body()).isEqualTo(before.body());
@@ -75,10 +72,10 @@ class RucIncludeTest {
 
     @Test
     void include_adds_the_lists_ordered_by_padron_and_the_premises_ordered_by_ubigeo_then_direccion() throws Exception {
-        String plain = lookup(RUC, "").body();
+        String plain = registry.lookup(RUC).body();
         loadTheExample();
 
-        HttpResponse<String> both = lookup(RUC, "?include=padrones,anexos");
+        HttpResponse<String> both = registry.lookup(RUC + "?include=padrones,anexos");
 
         assertThat(both.statusCode()).isEqualTo(200);
         // The record's own bytes first, then what was asked.
@@ -103,32 +100,33 @@ class RucIncludeTest {
         assertThat(example.path("anexos").get(1)).isEqualTo(body.path("anexos").get(1));
 
         // Either alone, in either order or repeated; nothing else in the body.
-        JsonNode padrones = quipu.body(lookup(RUC, "?include=padrones"));
+        JsonNode padrones = quipu.body(registry.lookup(RUC + "?include=padrones"));
         assertThat(padrones.has("anexos")).isFalse();
         assertThat(padrones.path("padrones")).isEqualTo(body.path("padrones"));
-        JsonNode anexos = quipu.body(lookup(RUC, "?include=anexos"));
+        JsonNode anexos = quipu.body(registry.lookup(RUC + "?include=anexos"));
         assertThat(anexos.has("padrones")).isFalse();
         assertThat(anexos.path("anexos")).isEqualTo(body.path("anexos"));
-        HttpResponse<String> reordered = lookup(RUC, "?include=anexos&include=padrones");
+        HttpResponse<String> reordered = registry.lookup(RUC + "?include=anexos&include=padrones");
         assertThat(reordered.body()).isEqualTo(both.body());
         assertThat(etag(reordered)).isEqualTo(etag(both));
 
         // On no list and without premises: empty arrays.
-        assertThat(lookup(OTHER, "?include=padrones,anexos").body()).endsWith(",\"padrones\":[],\"anexos\":[]}");
+        assertThat(registry.lookup(OTHER + "?include=padrones,anexos").body())
+                .endsWith(",\"padrones\":[],\"anexos\":[]}");
     }
 
     @Test
     void the_etag_covers_what_was_included_and_changes_on_every_instance_when_a_list_or_premise_changes() {
         loadTheExample();
         List<QuipuClient> instances = List.of(quipu, quipu.peer());
-        String plain = etag(lookup(RUC, ""));
-        String both = etag(lookup(RUC, "?include=padrones,anexos"));
-        String padrones = etag(lookup(RUC, "?include=padrones"));
+        String plain = etag(registry.lookup(RUC));
+        String both = etag(registry.lookup(RUC + "?include=padrones,anexos"));
+        String padrones = etag(registry.lookup(RUC + "?include=padrones"));
         assertThat(List.of(plain, both, padrones)).doesNotHaveDuplicates();
         for (QuipuClient instance : instances) {
             // Twice: the second comes from memory.
-            instance.get("/v1/ruc/" + RUC + "?include=padrones,anexos", key);
-            HttpResponse<String> unchanged = instance.get("/v1/ruc/" + RUC + "?include=padrones,anexos", key,
+            registry.lookup(instance, RUC + "?include=padrones,anexos");
+            HttpResponse<String> unchanged = registry.lookup(instance, RUC + "?include=padrones,anexos",
                     "If-None-Match", both);
             assertThat(unchanged.statusCode()).isEqualTo(304);
             assertThat(etag(unchanged)).isEqualTo(both);
@@ -137,46 +135,46 @@ class RucIncludeTest {
         sql("insert into sunat_padrones values ('" + RUC + "', 'agentes_percepcion', '2010-03-01', 'R.S. 058-2006/SUNAT')");
 
         for (QuipuClient instance : instances) {
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(instance.get("/v1/ruc/" + RUC
-                    + "?include=padrones,anexos", key, "If-None-Match", both).statusCode()).isEqualTo(200));
-            JsonNode now = instance.body(instance.get("/v1/ruc/" + RUC + "?include=padrones", key));
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(registry.lookup(instance, RUC
+                    + "?include=padrones,anexos", "If-None-Match", both).statusCode()).isEqualTo(200));
+            JsonNode now = instance.body(registry.lookup(instance, RUC + "?include=padrones"));
             assertThat(now.path("padrones").get(0).path("padron").asText()).isEqualTo("agentes_percepcion");
             // Asked without include, the answer has not moved.
-            assertThat(etag(instance.get("/v1/ruc/" + RUC, key))).isEqualTo(plain);
+            assertThat(etag(registry.lookup(instance, RUC))).isEqualTo(plain);
         }
-        String withPercepcion = etag(lookup(RUC, "?include=padrones,anexos"));
-        String listsOnly = etag(lookup(RUC, "?include=padrones"));
+        String withPercepcion = etag(registry.lookup(RUC + "?include=padrones,anexos"));
+        String listsOnly = etag(registry.lookup(RUC + "?include=padrones"));
 
         sql("update locales_anexos set numero = '1157' where numero = '1155'");
 
         for (QuipuClient instance : instances) {
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(instance.get("/v1/ruc/" + RUC
-                    + "?include=anexos", key).body()).contains("AV. JAVIER PRADO ESTE NRO. 1157"));
-            assertThat(etag(instance.get("/v1/ruc/" + RUC + "?include=padrones,anexos", key)))
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(registry.lookup(instance, RUC
+                    + "?include=anexos").body()).contains("AV. JAVIER PRADO ESTE NRO. 1157"));
+            assertThat(etag(registry.lookup(instance, RUC + "?include=padrones,anexos")))
                     .isNotEqualTo(withPercepcion);
             // Only the premises changed: the answer with the lists alone keeps its tag.
-            assertThat(etag(instance.get("/v1/ruc/" + RUC + "?include=padrones", key))).isEqualTo(listsOnly);
+            assertThat(etag(registry.lookup(instance, RUC + "?include=padrones"))).isEqualTo(listsOnly);
         }
     }
 
     @Test
     void the_batch_includes_what_its_body_asks_for_every_record_found() {
         loadTheExample();
-        String single = lookup(RUC, "?include=padrones,anexos").body();
-        String other = lookup(OTHER, "?include=padrones,anexos").body();
+        String single = registry.lookup(RUC + "?include=padrones,anexos").body();
+        String other = registry.lookup(OTHER + "?include=padrones,anexos").body();
 
-        HttpResponse<String> batch = quipu.post("/v1/ruc/batch", key, "application/json", """
+        HttpResponse<String> batch = registry.batch("""
                 {"rucs":["%s","%s","20123456786","%s"],"include":["anexos","padrones"]}""".formatted(RUC, OTHER, RUC));
 
         assertThat(batch.statusCode()).isEqualTo(200);
         JsonNode results = quipu.body(batch).path("results");
-        assertThat(results.get(0).path("data").toString()).isEqualTo(quipu.body(lookup(RUC,
-                "?include=padrones,anexos")).toString());
+        assertThat(results.get(0).path("data").toString()).isEqualTo(quipu.body(registry.lookup(RUC
+                + "?include=padrones,anexos")).toString());
         assertThat(batch.body()).contains("\"data\":" + single).contains("\"data\":" + other);
         assertThat(results.get(2).path("status").asText()).isEqualTo("error");
         assertThat(results.get(3).path("data")).isEqualTo(results.get(0).path("data"));
 
-        JsonNode padrones = quipu.body(quipu.post("/v1/ruc/batch", key, "application/json", """
+        JsonNode padrones = quipu.body(registry.batch("""
                 {"rucs":["%s"],"include":["padrones"]}""".formatted(RUC))).path("results").get(0).path("data");
         assertThat(padrones.has("padrones")).isTrue();
         assertThat(padrones.has("anexos")).isFalse();
@@ -185,7 +183,8 @@ class RucIncludeTest {
     @ParameterizedTest
     @ValueSource(strings = {"padron", "PADRONES", "padrones,anexo", "padrones;anexos", "all"})
     void an_unknown_name_in_include_is_400_naming_the_parameter(String include) {
-        HttpResponse<String> response = lookup(RUC, "?include=" + URLEncoder.encode(include, StandardCharsets.UTF_8));
+        HttpResponse<String> response = registry.lookup(RUC + "?include="
+                + URLEncoder.encode(include, StandardCharsets.UTF_8));
 
         JsonNode problem = assertProblem(response, 400, "validation_error");
         assertThat(problem.path("errors").get(0).path("field").asText()).isEqualTo("include");
@@ -196,8 +195,7 @@ class RucIncludeTest {
     @ValueSource(strings = {"\"include\":\"padrones\"", "\"include\":[\"padrones,anexos\"]", "\"include\":[1]",
             "\"include\":[\"sucursales\"]"})
     void a_batch_with_a_bad_include_is_400(String member) {
-        HttpResponse<String> response = quipu.post("/v1/ruc/batch", key, "application/json",
-                "{\"rucs\":[\"" + RUC + "\"]," + member + "}");
+        HttpResponse<String> response = registry.batch("{\"rucs\":[\"" + RUC + "\"]," + member + "}");
 
         JsonNode problem = assertProblem(response, 400, "validation_error");
         assertThat(problem.path("errors").get(0).path("field").asText()).startsWith("include");
@@ -235,17 +233,8 @@ class RucIncludeTest {
                 + " ('" + RUC + "', '150137', 'AV.', 'JAVIER PRADO ESTE', null, null, '1155', null, null),"
                 + " ('" + RUC + "', '040101', 'AV.', 'PARRA', 'URB.', 'LA NEGRITA', '212', null, null)");
         // Heard by this instance (NOTIFY at commit, a few milliseconds later) before the test goes on.
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(quipu.body(lookup(RUC,
-                "?include=padrones,anexos")).path("anexos").size()).isEqualTo(4));
-    }
-
-    private static HttpResponse<String> lookup(String ruc, String query) {
-        return quipu.get("/v1/ruc/" + ruc + query, key);
-    }
-
-    private static String etag(HttpResponse<String> response) {
-        assertThat(response.statusCode()).as(response.body()).isIn(200, 304);
-        return response.headers().firstValue("ETag").orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(quipu.body(registry.lookup(RUC
+                + "?include=padrones,anexos")).path("anexos").size()).isEqualTo(4));
     }
 
     private static void sql(String statement) {
@@ -257,7 +246,7 @@ class RucIncludeTest {
         sql("delete from locales_anexos");
         sql("delete from dataset_loads where dataset in ('agentes-retencion', 'buenos-contribuyentes',"
                 + " 'agentes-percepcion', 'agentes-percepcion-combustibles', 'locales-anexos')");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(lookup(RUC, "?include=padrones,anexos")
-                .body()).endsWith(",\"padrones\":[],\"anexos\":[]}"));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(registry.lookup(RUC
+                + "?include=padrones,anexos").body()).endsWith(",\"padrones\":[],\"anexos\":[]}"));
     }
 }

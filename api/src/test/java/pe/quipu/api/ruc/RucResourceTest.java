@@ -15,8 +15,6 @@ import pe.quipu.api.testing.QuipuExtension;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -25,8 +23,14 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static pe.quipu.api.ruc.RucFixture.etag;
 import static pe.quipu.api.testing.ProblemAssert.assertProblem;
 
+/**
+ * {@code GET /v1/ruc/{ruc}} and {@code POST /v1/ruc/batch} over real HTTP, on the real lines of the padrón sample:
+ * the record as the spec writes it, its ETag and revalidation, and every way a path or a batch body can be wrong.
+ * The plan's batch cap and what a lookup costs are MeteringTest's (and RucLookupsTest's, below HTTP).
+ */
 class RucResourceTest {
 
     private static final String JSON = "application/json";
@@ -37,34 +41,24 @@ class RucResourceTest {
     @RegisterExtension
     static final QuipuExtension quipu = new QuipuExtension();
 
-    private static String key;
+    private static RucFixture registry;
 
     @BeforeAll
     static void load() {
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        key = quipu.accounts.newKey(Scope.RUC_READ);
+        registry = RucFixture.load(quipu);
     }
 
     private static HttpResponse<String> lookup(String ruc, String... headers) {
-        return quipu.get("/v1/ruc/" + ruc, key, headers);
+        return registry.lookup(ruc, headers);
     }
 
     private static HttpResponse<String> batch(String body) {
-        return quipu.post("/v1/ruc/batch", key, JSON, body);
-    }
-
-    private static String etag(HttpResponse<String> response) {
-        return response.headers().firstValue("ETag").orElseThrow();
+        return registry.batch(body);
     }
 
     private static void setEstado(String ruc, String estado) throws Exception {
-        try (Connection c = quipu.database.connection();
-             PreparedStatement update = c.prepareStatement("update ruc_registry set estado = ? where ruc = ?")) {
-            update.setString(1, estado);
-            update.setString(2, ruc);
-            assertThat(update.executeUpdate()).isEqualTo(1);
-        }
-        // Every instance hears of the change when it commits (NOTIFY), a few milliseconds later.
+        registry.setEstado(ruc, estado);
+        // This instance hears of the change when it commits (NOTIFY), a few milliseconds later.
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                 assertThat(quipu.body(lookup(ruc)).get("estado").asText()).isEqualTo(estado));
     }
@@ -339,7 +333,7 @@ class RucResourceTest {
 
         @Test
         void a_json_charset_is_accepted() {
-            HttpResponse<String> response = quipu.post("/v1/ruc/batch", key, "application/json; charset=utf-8",
+            HttpResponse<String> response = quipu.post("/v1/ruc/batch", registry.key(), "application/json; charset=utf-8",
                     "{\"rucs\":[\"20100227461\"]}");
 
             assertThat(response.statusCode()).isEqualTo(200);
@@ -430,7 +424,7 @@ class RucResourceTest {
 
         @Test
         void takes_only_json() {
-            HttpResponse<String> response = quipu.post("/v1/ruc/batch", key, "text/plain",
+            HttpResponse<String> response = quipu.post("/v1/ruc/batch", registry.key(), "text/plain",
                     "{\"rucs\":[\"20100227461\"]}");
 
             assertProblem(response, 415, "unsupported_media_type");

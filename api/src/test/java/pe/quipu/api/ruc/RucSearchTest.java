@@ -7,7 +7,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import pe.quipu.api.auth.Scope;
-import pe.quipu.api.testing.PadronFixtures;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.ruc.PadronLine;
 import pe.quipu.core.ruc.PadronRecord;
@@ -46,7 +45,7 @@ class RucSearchTest {
 
     @BeforeAll
     static void load() {
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
+        key = RucFixture.load(quipu).key();
         List<PadronRecord> records = new ArrayList<>();
         records.add(line(ruc("20", 1), "COMERCIAL Ñañez E.I.R.L.", "ACTIVO", "HABIDO", "150101"));
         records.add(line(ruc("10", 2), "ÑAÑEZ QORIHUAMAN JÉSSICA", "ACTIVO", "HABIDO", "080101"));
@@ -66,7 +65,6 @@ class RucSearchTest {
                     "150101"));
         }
         quipu.database.jdbi().useTransaction(h -> RegistryUpsert.upsert(h, records, QuipuExtension.START));
-        key = quipu.accounts.newKey(Scope.RUC_READ);
     }
 
     private static String ruc(String prefix, int i) {

@@ -30,6 +30,9 @@ public final class ChildQuipu {
         env.put("DATABASE_USER", database.database().user());
         env.put("DATABASE_PASSWORD", database.database().password());
         env.put("QUIPU_ENV", "development");
+        // No warm-up: what these tests look at (memory, crashes, the heap) does not depend on the JIT having settled,
+        // and WarmUpTest covers the warm-up itself.
+        env.put("QUIPU_WARM_UP", "0s");
         return builder;
     }
 }

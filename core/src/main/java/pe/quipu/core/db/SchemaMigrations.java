@@ -100,8 +100,14 @@ public final class SchemaMigrations {
 
     private static final Pattern INCLUDE = Pattern.compile("<include\\s+file=\"([^\"]+)\"");
     private static final Pattern CHANGESET = Pattern.compile("(?m)^--changeset\\s+([^:\\s]+:[^\\s]+)");
+    private static final Pattern XML_CHANGESET = Pattern.compile("<changeSet\\s([^>]*)>");
+    private static final Pattern XML_ID = Pattern.compile("\\bid=\"([^\"]+)\"");
+    private static final Pattern XML_AUTHOR = Pattern.compile("\\bauthor=\"([^\"]+)\"");
 
-    /** author:id of every changeset in the changelog's included SQL files; empty when it cannot tell. */
+    /**
+     * author:id of every changeset in the changelog's included files (formatted SQL, or XML changelogs of plain
+     * {@code changeSet}s, such as a custom change's); empty when it cannot tell.
+     */
     public static Set<String> declaredChangesets() throws IOException {
         String changelog = resource(CHANGELOG);
         if (changelog == null || changelog.contains("<changeSet") || changelog.contains("includeAll")) {
@@ -110,13 +116,26 @@ public final class SchemaMigrations {
         Set<String> ids = new HashSet<>();
         Matcher include = INCLUDE.matcher(changelog);
         while (include.find()) {
-            String text = include.group(1).endsWith(".sql") ? resource(include.group(1)) : null;
-            if (text == null) {
+            String file = include.group(1);
+            String text = file.endsWith(".sql") || file.endsWith(".xml") ? resource(file) : null;
+            if (text == null || text.contains("<include")) {
                 return Set.of();
             }
-            Matcher changeset = CHANGESET.matcher(text);
+            if (file.endsWith(".sql")) {
+                Matcher changeset = CHANGESET.matcher(text);
+                while (changeset.find()) {
+                    ids.add(changeset.group(1));
+                }
+                continue;
+            }
+            Matcher changeset = XML_CHANGESET.matcher(text);
             while (changeset.find()) {
-                ids.add(changeset.group(1));
+                Matcher id = XML_ID.matcher(changeset.group(1));
+                Matcher author = XML_AUTHOR.matcher(changeset.group(1));
+                if (!id.find() || !author.find()) {
+                    return Set.of();
+                }
+                ids.add(author.group(1) + ":" + id.group(1));
             }
         }
         return ids;

@@ -21,8 +21,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.InvalidRucException;
-import pe.quipu.etl.EtlCommand;
-import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.run.JobOptions;
+import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
@@ -59,13 +59,13 @@ public class PadronExtendidoJob {
 
     @Bean(name = "padron-extendido")
     Job padronExtendido(JobRepository jobs, DataSourceTransactionManager transactions, StepTransaction stepTransaction,
-                        EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+                        JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
         return new JobBuilder("padron-extendido", jobs)
                 .listener(events)
                 .start(new StepBuilder("fill-tipo-ciiu", jobs)
                         .tasklet((contribution, context) -> {
                             // The tasklet's transaction: the staging table and the update commit with the step.
-                            stepTransaction.useStep(handle -> load(handle, command, settings,
+                            stepTransaction.useStep(handle -> load(handle, options, settings,
                                     clock.instant().truncatedTo(ChronoUnit.MICROS), contribution));
                             return RepeatStatus.FINISHED;
                         }, transactions)
@@ -77,11 +77,11 @@ public class PadronExtendidoJob {
      * The file, or the download of the URL ({@link SourceFile}): the CSV itself or a zip holding it, read as UTF-8
      * (a malformed byte sequence read as U+FFFD rather than failing the whole run).
      */
-    private static void load(Handle handle, EtlCommand command, EtlSettings settings, Instant now,
+    private static void load(Handle handle, JobOptions options, EtlSettings settings, Instant now,
                              StepContribution contribution) throws Exception {
         StageRows rows = handle.attach(StageRows.class);
         rows.create();
-        Counts counts = SourceFile.read(command.options().get("file"), command.options().get("url"),
+        Counts counts = SourceFile.read(options.get("file"), options.get("url"),
                 "padron-extendido", ".csv", settings.maxDownloadBytes(),
                 in -> copy(handle, SourceLines.utf8(in), contribution),
                 digest -> digest.recordIn(contribution.getStepExecution()));

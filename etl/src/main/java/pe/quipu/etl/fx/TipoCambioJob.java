@@ -15,7 +15,7 @@ import pe.quipu.core.fx.BcrpFetch;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.fx.ExchangeRateWriter;
 import pe.quipu.core.fx.Moneda;
-import pe.quipu.etl.EtlCommand;
+import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.StepTransaction;
 
@@ -54,7 +54,7 @@ public class TipoCambioJob {
 
     @Bean(name = "tipo-cambio")
     Job tipoCambio(JobRepository jobs, DataSourceTransactionManager transactions, StepTransaction stepTransaction,
-                   EtlCommand command, Clock clock, RunEvents events, BcrpClient bcrp) {
+                   JobOptions options, Clock clock, RunEvents events, BcrpClient bcrp) {
         Deque<Chunk> pending = new ArrayDeque<>();
         AtomicBoolean planned = new AtomicBoolean();
         return new JobBuilder("tipo-cambio", jobs)
@@ -65,7 +65,7 @@ public class TipoCambioJob {
                         .tasklet((contribution, context) -> {
                             // Planned when the run starts (not when the context is built), on the run's clock.
                             if (planned.compareAndSet(false, true)) {
-                                pending.addAll(chunks(DateRange.of(command.options(), clock)));
+                                pending.addAll(chunks(DateRange.of(options.values(), clock)));
                             }
                             Chunk chunk = pending.poll();
                             if (chunk == null) {

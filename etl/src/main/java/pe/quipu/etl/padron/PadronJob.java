@@ -14,8 +14,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.core.ruc.SearchSettings;
-import pe.quipu.etl.EtlCommand;
-import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.run.JobOptions;
+import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
@@ -47,7 +47,7 @@ public class PadronJob {
     private static final Logger LOG = LoggerFactory.getLogger(PadronJob.class);
 
     @Bean(name = "padron")
-    Job padron(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi, EtlCommand command,
+    Job padron(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi, JobOptions options,
                EtlSettings settings, SearchSettings search, Clock clock, RunEvents events) {
         return new JobBuilder("padron", jobs)
                 .listener(events)
@@ -55,7 +55,7 @@ public class PadronJob {
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             PadronStager.dropLeftovers(jdbi);
-                            Staged result = stage(command, settings, jdbi, step);
+                            Staged result = stage(options, settings, jdbi, step);
                             result.recordIn(contribution, step);
                             LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated",
                                     result.staged(), result.read(), result.malformed(), result.duplicates());
@@ -79,10 +79,10 @@ public class PadronJob {
                 .build();
     }
 
-    private static Staged stage(EtlCommand command, EtlSettings settings, Jdbi jdbi, StepExecution step)
+    private static Staged stage(JobOptions options, EtlSettings settings, Jdbi jdbi, StepExecution step)
             throws Exception {
         PadronStager stager = new PadronStager(jdbi);
-        return Staged.orDrop(() -> SourceFile.read(command.options().get("file"), command.options().get("url"),
+        return Staged.orDrop(() -> SourceFile.read(options.get("file"), options.get("url"),
                 "padron", ".txt", settings.maxDownloadBytes(), in -> stager.stage(in, () -> Cancellation.requested(step)),
                 digest -> digest.recordIn(step)),
                 () -> PadronStager.dropLeftovers(jdbi));

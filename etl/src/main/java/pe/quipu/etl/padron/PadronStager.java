@@ -73,7 +73,7 @@ final class PadronStager {
             // Plain JDBC: Jdbi has no COPY, and PgJDBC's CopyIn streams the rows without a statement per row.
             CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("copy " + STAGE + " from stdin with (format binary)");
-            copy.writeToCopy(CopyRows.HEADER, 0, CopyRows.HEADER.length);
+            copy.writeToCopy(CopyChunk.HEADER, 0, CopyChunk.HEADER.length);
             Parser parser = new Parser(text, names);
             Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
             try {
@@ -106,7 +106,7 @@ final class PadronStager {
             if (stopRequested.getAsBoolean()) {
                 throw new JobInterruptedException("padron: stopped on request while staging");
             }
-            CopyRows chunk = parser.chunks.poll(500, TimeUnit.MILLISECONDS);
+            CopyChunk chunk = parser.chunks.poll(500, TimeUnit.MILLISECONDS);
             if (chunk == null) {
                 continue;
             }
@@ -118,7 +118,7 @@ final class PadronStager {
         if (parser.failure != null) {
             throw parser.failure instanceof Exception e ? e : new IllegalStateException(parser.failure);
         }
-        copy.writeToCopy(CopyRows.TRAILER, 0, CopyRows.TRAILER.length);
+        copy.writeToCopy(CopyChunk.TRAILER, 0, CopyChunk.TRAILER.length);
     }
 
     /** The staging table's SQL; autocommit, each statement on its own. */
@@ -140,9 +140,9 @@ final class PadronStager {
 
     /** Reads, parses and encodes on its own thread, handing COPY text over in chunks. */
     private static final class Parser implements Runnable {
-        static final CopyRows END = new CopyRows(1);
+        static final CopyChunk END = new CopyChunk(1);
 
-        final BlockingQueue<CopyRows> chunks = new ArrayBlockingQueue<>(8);
+        final BlockingQueue<CopyChunk> chunks = new ArrayBlockingQueue<>(8);
         final List<String> sample = new ArrayList<>();
         final Set<String> duplicated = new HashSet<>();
         private final InputStream text;
@@ -173,7 +173,7 @@ final class PadronStager {
             SourceLines lines = SourceLines.latin1(text);
             ContentHash hash = new ContentHash();
             RucSet seen = new RucSet();
-            CopyRows rows = new CopyRows(CHUNK + 4096);
+            CopyChunk rows = new CopyChunk(CHUNK + 4096);
             long lineNumber = 0;
             for (String line = lines.next(); line != null && !stopped; line = lines.next()) {
                 lineNumber++;
@@ -217,7 +217,7 @@ final class PadronStager {
                 rows.int8(fingerprint).int8(lineNumber);
                 if (rows.length() >= CHUNK) {
                     hand(rows);
-                    rows = new CopyRows(CHUNK + 4096);
+                    rows = new CopyChunk(CHUNK + 4096);
                 }
             }
             if (rows.length() > 0 && !stopped) {
@@ -235,7 +235,7 @@ final class PadronStager {
         }
 
         /** Waits for room, unless the feeding side gave up (then nobody will ever take). */
-        private void hand(CopyRows chunk) {
+        private void hand(CopyChunk chunk) {
             try {
                 while (!chunks.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
                     if (stopped) {

@@ -13,7 +13,7 @@ import java.util.Map;
  * column and {@code A partir del} is {@code APARTIRDEL}; a reordered or extended file still loads. A file missing a
  * column the job needs is refused, naming the column.
  */
-final class SunatColumns {
+public final class SunatColumns {
 
     /** The byte-order mark as its three UTF-8 bytes read as ISO-8859-1, and as the character itself. */
     private static final String UTF8_BOM_AS_LATIN1 = "\u00EF\u00BB\u00BF";
@@ -90,7 +90,7 @@ final class SunatColumns {
     }
 
     /** The fields of a line: split at every {@code |}, the empty field after a closing {@code |} left out. */
-    static List<String> split(String line) {
+    public static List<String> split(String line) {
         List<String> fields = new ArrayList<>(16);
         int start = 0;
         int end = line.length();

@@ -14,7 +14,7 @@ import java.util.List;
  * titles them), and how one line becomes a row of the job's staging table. Every line needs a valid RUC (the
  * padrón's rule: 11 digits, a known prefix, the módulo-11 check digit); the lists also a date {@code DD/MM/YYYY}.
  */
-enum SunatFile {
+public enum SunatFile {
     AGENTES_RETENCION("agentes-retencion", "agentes_retencion", "AgenRet_TXT.zip"),
     BUENOS_CONTRIBUYENTES("buenos-contribuyentes", "buenos_contribuyentes", "BueCont_TXT.zip"),
     AGENTES_PERCEPCION("agentes-percepcion", "agentes_percepcion", "AgenPercVI_TXT.zip"),
@@ -48,7 +48,7 @@ enum SunatFile {
     }
 
     /** The job's name, which is also its dataset in {@code dataset_loads}. */
-    String jobName() {
+    public String jobName() {
         return jobName;
     }
 
@@ -58,11 +58,11 @@ enum SunatFile {
     }
 
     /** SUNAT's name for the zip it publishes. */
-    String published() {
+    public String published() {
         return published;
     }
 
-    boolean isList() {
+    public boolean isList() {
         return padron != null;
     }
 

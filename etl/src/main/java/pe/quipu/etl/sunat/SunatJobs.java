@@ -12,8 +12,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import pe.quipu.etl.EtlCommand;
-import pe.quipu.etl.EtlSettings;
+import pe.quipu.etl.run.JobOptions;
+import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
@@ -45,44 +45,44 @@ public class SunatJobs {
 
     @Bean(name = "agentes-retencion")
     Job agentesRetencion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                         EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.AGENTES_RETENCION, jobs, transactions, jdbi, command, settings, clock, events);
+                         JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.AGENTES_RETENCION, jobs, transactions, jdbi, options, settings, clock, events);
     }
 
     @Bean(name = "buenos-contribuyentes")
     Job buenosContribuyentes(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                             EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.BUENOS_CONTRIBUYENTES, jobs, transactions, jdbi, command, settings, clock, events);
+                             JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.BUENOS_CONTRIBUYENTES, jobs, transactions, jdbi, options, settings, clock, events);
     }
 
     @Bean(name = "agentes-percepcion")
     Job agentesPercepcion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                          EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.AGENTES_PERCEPCION, jobs, transactions, jdbi, command, settings, clock, events);
+                          JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.AGENTES_PERCEPCION, jobs, transactions, jdbi, options, settings, clock, events);
     }
 
     @Bean(name = "agentes-percepcion-combustibles")
     Job agentesPercepcionCombustibles(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                                      EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.AGENTES_PERCEPCION_COMBUSTIBLES, jobs, transactions, jdbi, command, settings, clock,
+                                      JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.AGENTES_PERCEPCION_COMBUSTIBLES, jobs, transactions, jdbi, options, settings, clock,
                 events);
     }
 
     @Bean(name = "locales-anexos")
     Job localesAnexos(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                      EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.LOCALES_ANEXOS, jobs, transactions, jdbi, command, settings, clock, events);
+                      JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
+        return job(SunatFile.LOCALES_ANEXOS, jobs, transactions, jdbi, options, settings, clock, events);
     }
 
     private static Job job(SunatFile file, JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                           EtlCommand command, EtlSettings settings, Clock clock, RunEvents events) {
+                           JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
         return new JobBuilder(file.jobName(), jobs)
                 .listener(events)
                 .start(new StepBuilder("stage", jobs)
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             SunatStager.dropLeftovers(jdbi, file);
-                            Staged result = stage(file, command, settings, jdbi, step);
+                            Staged result = stage(file, options, settings, jdbi, step);
                             result.recordIn(contribution, step);
                             LOG.info("{}: staged {} rows from {} lines; rejected {} malformed and {} duplicated",
                                     file.jobName(), result.staged(), result.read(), result.malformed(),
@@ -112,10 +112,10 @@ public class SunatJobs {
                 .build();
     }
 
-    private static Staged stage(SunatFile file, EtlCommand command, EtlSettings settings, Jdbi jdbi,
+    private static Staged stage(SunatFile file, JobOptions options, EtlSettings settings, Jdbi jdbi,
                                 StepExecution step) throws Exception {
         SunatStager stager = new SunatStager(jdbi, file);
-        return Staged.orDrop(() -> SourceFile.read(command.options().get("file"), command.options().get("url"),
+        return Staged.orDrop(() -> SourceFile.read(options.get("file"), options.get("url"),
                 file.jobName(), ".txt", settings.maxDownloadBytes(),
                 in -> stager.stage(in, () -> Cancellation.requested(step)), digest -> digest.recordIn(step)),
                 () -> SunatStager.dropLeftovers(jdbi, file));

@@ -11,7 +11,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.core.ubigeo.Ubigeo;
 import pe.quipu.core.ubigeo.UbigeoCsv;
 import pe.quipu.core.ubigeo.UbigeoTable;
-import pe.quipu.etl.EtlCommand;
+import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.StepTransaction;
 
@@ -31,12 +31,12 @@ public class UbigeoJob {
 
     @Bean(name = "ubigeo")
     Job ubigeo(JobRepository jobs, DataSourceTransactionManager transactions, StepTransaction stepTransaction,
-               EtlCommand command, Clock clock, RunEvents events) {
+               JobOptions options, Clock clock, RunEvents events) {
         return new JobBuilder("ubigeo", jobs)
                 .listener(events)
                 .start(new StepBuilder("replace-catalogue", jobs)
                         .tasklet((contribution, chunk) -> {
-                            List<Ubigeo> districts = read(command.options().get("file"));
+                            List<Ubigeo> districts = read(options.get("file"));
                             districts.forEach(d -> contribution.incrementReadCount());
                             // The tasklet's transaction: the replacement commits with the step, or not at all.
                             stepTransaction.useStep(handle -> UbigeoTable.replace(handle, districts, clock.instant()));

@@ -306,7 +306,7 @@ class PadronExtendidoJobTest {
     private static void writeLines(OutputStream out, int from, int to) throws java.io.IOException {
         StringBuilder lines = new StringBuilder();
         for (int i = from; i < to; i++) {
-            lines.append(pe.quipu.etl.padron.PadronGenerator.ruc("20", 900_000 + i))
+            lines.append(pe.quipu.etl.generate.PadronGenerator.ruc("20", 900_000 + i))
                     .append(",ACTIVO,HABIDO,SOCIEDAD ANONIMA,NO DISPONIBLE,NO DISPONIBLE,46900,5,,,,,,,,202609\n");
         }
         out.write(lines.toString().getBytes(StandardCharsets.UTF_8));

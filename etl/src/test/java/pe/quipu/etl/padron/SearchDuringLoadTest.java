@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import pe.quipu.etl.generate.PadronGenerator;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.testing.PadronFixtures;
 import pe.quipu.api.testing.QuipuExtension;

@@ -11,7 +11,7 @@ import pe.quipu.api.testing.PadronFixtures;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.ruc.PadronSample;
 import pe.quipu.etl.QuipuEtl;
-import pe.quipu.etl.padron.PadronGenerator;
+import pe.quipu.etl.generate.PadronGenerator;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
 

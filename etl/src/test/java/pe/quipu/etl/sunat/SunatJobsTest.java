@@ -8,10 +8,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import pe.quipu.etl.generate.SunatListsGenerator;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.ruc.Ruc;
 import pe.quipu.etl.QuipuEtl;
-import pe.quipu.etl.padron.PadronGenerator;
+import pe.quipu.etl.generate.PadronGenerator;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
 

@@ -1,0 +1,35 @@
+package pe.quipu.api.metering;
+
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.core.setup.Environment;
+import pe.quipu.api.plans.AccountLimitsCache;
+import pe.quipu.api.platform.Platform;
+
+/**
+ * The metering feature assembled: per-minute rates and monthly quotas counted in memory, synced with the other
+ * instances in batches in the background (docs/decisions.md, Metering), the filter that meters the data routes, and
+ * {@code /v1/usage}. Switched off ({@code metering.enabled: false}), nothing is counted and no limit applies.
+ */
+public final class Metering {
+
+    private final UsageMeter meter;
+
+    public Metering(Platform platform, Environment environment, MeteringSettings settings, AccountLimitsCache limits) {
+        MeteringStore store = new MeteringStore(platform.jdbi(), platform.outbox(), platform.clock());
+        meter = new UsageMeter(platform.clock(), store);
+        if (settings.isEnabled()) {
+            platform.manage(new MeterSync(meter, store, limits, platform.clock(),
+                    settings.getSyncInterval().toJavaDuration()));
+            environment.jersey().register(new MeteringFeature(meter, limits, platform.clock()));
+            environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "instances"), meter::instances);
+            environment.metrics().registerGauge(MetricRegistry.name(UsageMeter.class, "accounts"),
+                    meter::trackedAccounts);
+        }
+        environment.jersey().register(new UsageResource(limits, meter, store, platform.clock()));
+    }
+
+    /** This instance's counts, for what reports usage (the export). */
+    public UsageMeter meter() {
+        return meter;
+    }
+}

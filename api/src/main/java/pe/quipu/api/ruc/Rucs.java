@@ -1,0 +1,53 @@
+package pe.quipu.api.ruc;
+
+import io.dropwizard.core.setup.Environment;
+import pe.quipu.api.platform.ExactCache;
+import pe.quipu.api.platform.NotificationListener;
+import pe.quipu.api.http.ETags;
+import pe.quipu.api.plans.AccountLimitsCache;
+import pe.quipu.api.platform.Platform;
+import pe.quipu.core.ruc.RegistryChanges;
+import pe.quipu.core.ruc.SearchSettings;
+import pe.quipu.core.ruc.SunatLists;
+import pe.quipu.core.ubigeo.Ubigeo;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The RUC feature assembled: lookups (one or a batch, with SUNAT's lists and premises when asked) and the search by
+ * name. Recent answers are kept in memory and dropped on every change to the registry, from any writer; answers that
+ * include lists or premises are dropped on a change to those too.
+ */
+public final class Rucs {
+
+    private final RucRegistry registry;
+
+    /** @param ubigeos the catalogue in service, by code: the names of a premises' district */
+    public Rucs(Platform platform, Environment environment, RucSettings settings, SearchSettings search,
+                AccountLimitsCache limits, Function<String, Optional<Ubigeo>> ubigeos) {
+        NotificationListener notifications = platform.notifications();
+        long answerBytes = settings.getAnswerCache().toBytes();
+        ExactCache<String, RucAnswers.Answer> answers = RucAnswers.cache(notifications::isListening, answerBytes);
+        ExactCache<String, RucAnswers.Answer> included = IncludedAnswers.cache(notifications::isListening,
+                answerBytes / 4);
+        Runnable registryChanged = () -> {
+            answers.changed();
+            included.changed();
+        };
+        notifications.on(RegistryChanges.CHANNEL, payload -> registryChanged.run(), registryChanged);
+        notifications.on(SunatLists.CHANNEL, payload -> included.changed(), included::changed);
+        registry = new RucRegistry(platform.jdbi());
+        RucAnswers rucAnswers = new RucAnswers(registry, platform.json(), answers, ETags::strong);
+        environment.jersey().register(new RucResource(new IncludedAnswers(rucAnswers,
+                new RucLists(platform.jdbi(), ubigeos), platform.json(), included), platform.json(), limits));
+        environment.jersey().register(new RucSearchResource(new RucSearch(platform.jdbi()), rucAnswers,
+                search.enabled()));
+    }
+
+    /** Up to {@code n} RUCs of the registry, for warming the lookups up. */
+    public List<String> sample(int n) {
+        return registry.sample(n);
+    }
+}
