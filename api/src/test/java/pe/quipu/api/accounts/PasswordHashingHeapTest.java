@@ -4,19 +4,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import pe.quipu.api.testing.ChildQuipu;
+import pe.quipu.api.testing.ChildServer;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.api.testing.TestAccounts;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,26 +39,17 @@ import static org.awaitility.Awaitility.await;
  */
 class PasswordHashingHeapTest {
 
-    private static final Duration CHILD_START = Duration.ofSeconds(90);
     private static final int LOGINS = 24;
     private static final int SIGNUPS = 24;
 
     @RegisterExtension
     static final QuipuExtension quipu = new QuipuExtension();
 
-    private final List<Process> children = new ArrayList<>();
-    private final List<Path> logs = new ArrayList<>();
+    private final List<ChildServer> children = new ArrayList<>();
 
     @AfterEach
-    void cleanUp() throws InterruptedException, IOException {
-        for (Process child : children) {
-            if (child.isAlive()) {
-                child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-            }
-        }
-        for (Path log : logs) {
-            Files.deleteIfExists(log);
-        }
+    void cleanUp() {
+        children.forEach(ChildServer::close);
     }
 
     @Test
@@ -72,7 +60,7 @@ class PasswordHashingHeapTest {
         for (int i = 0; i < 4; i++) {
             victims.add(quipu.accounts.newSession());
         }
-        Child child = startApi();
+        ChildServer child = startApi();
 
         ExecutorService threads = Executors.newFixedThreadPool(LOGINS + SIGNUPS);
         CountDownLatch go = new CountDownLatch(1);
@@ -154,58 +142,14 @@ class PasswordHashingHeapTest {
     private record Answer(boolean login, int status, String retryAfter, String body) {
     }
 
-    private record Child(Process process, Path logFile, int port) {
-        String log() {
-            try {
-                return Files.readString(logFile);
-            } catch (IOException e) {
-                return "(no log: " + e + ")";
-            }
-        }
-    }
-
     /**
      * The API on the test database in a JVM of its own, with a 256 MB heap and 12 processors as the JVM sees them,
-     * on the real clock, with nothing scheduled that would touch other tests' data.
+     * on the real clock.
      */
-    private Child startApi() throws IOException {
-        int port = freePort();
-        int adminPort = freePort();
-        Path log = Files.createTempFile("quipu-hashing-heap-", ".log");
-        logs.add(log);
-        ProcessBuilder builder = ChildQuipu.command(quipu.database, log, List.of("-Xmx256m",
-                "-XX:ActiveProcessorCount=12",
-                "-Ddw.auth.developmentSigningKeyFile=" + quipu.database.folder().resolve("jwt-signing-key.json"),
-                "-Ddw.bcrp.captureEnabled=false",
-                "-Ddw.webhooks.workerEnabled=false",
-                "-Ddw.webhooks.maintenanceInterval=1h",
-                "-Ddw.subscriptions.applyInterval=1h",
-                "-Ddw.warmUp=0s",
-                "-Ddw.logging.level=WARN"), "server");
-        Map<String, String> env = builder.environment();
-        env.put("QUIPU_PORT", Integer.toString(port));
-        env.put("QUIPU_ADMIN_PORT", Integer.toString(adminPort));
-        Process process = builder.start();
-        children.add(process);
-        Child child = new Child(process, log, port);
-        HttpClient client = HttpClient.newHttpClient();
-        await().atMost(CHILD_START).pollInterval(Duration.ofMillis(250)).until(() -> {
-            if (!process.isAlive()) {
-                throw new AssertionError("the API ended: " + child.log());
-            }
-            try {
-                return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/status"))
-                        .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            }
-        });
+    private ChildServer startApi() throws IOException {
+        ChildServer child = ChildServer.start(quipu.database, List.of("-Xmx256m", "-XX:ActiveProcessorCount=12",
+                "-Ddw.webhooks.workerEnabled=false"), Map.of());
+        children.add(child);
         return child;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

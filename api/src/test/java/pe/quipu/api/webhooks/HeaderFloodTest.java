@@ -6,16 +6,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.auth.Scope;
-import pe.quipu.api.testing.ChildQuipu;
+import pe.quipu.api.testing.ChildServer;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.api.testing.RawHttpReceiver;
 import pe.quipu.api.testing.RawHttpReceiver.Answer;
 
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +24,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -51,7 +46,6 @@ class HeaderFloodTest {
 
     /** ./quipu's heap; see the class comment for the exit. */
     private static final List<String> JVM = List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError");
-    private static final Duration CHILD_START = Duration.ofSeconds(90);
     /** As long as the receiver keeps writing: the attempt timeout (config.yml's 10 s), then it stops. */
     private static final Duration FLOOD = Duration.ofSeconds(10);
     private static final int ATTEMPTS = 8;
@@ -65,20 +59,11 @@ class HeaderFloodTest {
             .with("webhooks.workerEnabled", "false");
 
     private final ObjectMapper json = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final List<Process> children = new ArrayList<>();
-    private final List<Path> logs = new ArrayList<>();
+    private final List<ChildServer> children = new ArrayList<>();
 
     @AfterEach
-    void cleanUp() throws Exception {
-        for (Process child : children) {
-            if (child.isAlive()) {
-                child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-            }
-        }
-        for (Path log : logs) {
-            Files.deleteIfExists(log);
-        }
+    void cleanUp() {
+        children.forEach(ChildServer::close);
     }
 
     @Test
@@ -105,7 +90,7 @@ class HeaderFloodTest {
                 endpoints.add(createEndpoint(quipu, key, receiver.url("/flood-" + i), "key.created")
                         .get("id").asText());
             }
-            Child child = startApi();
+            ChildServer child = startApi();
             for (int i = 0; i < 200; i++) {
                 assertThat(child.get(LOOKUP, key).statusCode()).isEqualTo(200);
             }
@@ -230,78 +215,14 @@ class HeaderFloodTest {
         return 0;
     }
 
-    private record Child(Process process, Path logFile, int port, HttpClient http) {
-        String log() {
-            try {
-                return Files.readString(logFile);
-            } catch (IOException e) {
-                return "(no log: " + e + ")";
-            }
-        }
-
-        HttpResponse<String> get(String path, String key) {
-            return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET(), key);
-        }
-
-        HttpResponse<String> post(String path, String key) {
-            return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .POST(HttpRequest.BodyPublishers.noBody()), key);
-        }
-
-        private HttpResponse<String> send(HttpRequest.Builder request, String key) {
-            try {
-                return http.send(request.header("Authorization", "Bearer " + key).timeout(Duration.ofSeconds(10))
-                        .build(), HttpResponse.BodyHandlers.ofString());
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
-    }
-
     /**
-     * {@code java -Xmx256m -cp <this JVM's class path> pe.quipu.api.QuipuApplication server config.yml} on the test
-     * database, delivering to 127.0.0.1, with nothing scheduled that would touch other tests' data on the real clock.
+     * {@code java -Xmx256m … server config.yml} on the test database, delivering to 127.0.0.1, ended by its first
+     * OutOfMemoryError (see the class comment).
      */
-    private Child startApi() throws IOException {
-        int port = freePort();
-        int adminPort = freePort();
-        Path log = Files.createTempFile("quipu-header-flood-", ".log");
-        logs.add(log);
-        List<String> options = new ArrayList<>(JVM);
-        options.addAll(List.of(
-                "-Ddw.auth.developmentSigningKeyFile=" + quipu.database.folder().resolve("jwt-signing-key.json"),
-                "-Ddw.bcrp.captureEnabled=false",
-                "-Ddw.webhooks.maintenanceInterval=1h",
-                "-Ddw.subscriptions.applyInterval=1h",
-                "-Ddw.logging.level=WARN"));
-        ProcessBuilder builder = ChildQuipu.command(quipu.database, log, options, "server");
-        Map<String, String> env = builder.environment();
-        env.put("QUIPU_PORT", Integer.toString(port));
-        env.put("QUIPU_ADMIN_PORT", Integer.toString(adminPort));
-        env.put("QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS", "true");
-        Process process = builder.start();
-        children.add(process);
-        Child child = new Child(process, log, port, http);
-        await().atMost(CHILD_START).pollInterval(Duration.ofMillis(250)).until(() -> {
-            if (!process.isAlive()) {
-                throw new AssertionError("the API ended: " + child.log());
-            }
-            try {
-                return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/status"))
-                        .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            }
-        });
+    private ChildServer startApi() throws IOException {
+        ChildServer child = ChildServer.start(quipu.database, JVM,
+                Map.of("QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS", "true"));
+        children.add(child);
         return child;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
