@@ -1,5 +1,6 @@
 package pe.quipu.api.accounts;
 
+import com.password4j.Argon2Function;
 import org.junit.jupiter.api.Test;
 import pe.quipu.api.domain.DomainException.RateLimited;
 
@@ -46,6 +47,15 @@ class PasswordHasherTest {
         assertThat(hasher.matches("correct horse battery staple", hash)).isTrue();
         assertThat(hasher.matches("wrong", hash)).isFalse();
         assertThat(hasher.matches("anything", null)).isFalse();
+    }
+
+    @Test
+    void the_decoy_has_the_parameters_of_a_new_hash_so_that_checking_it_costs_the_same() {
+        String hash = new PasswordHasher(1, Duration.ofSeconds(60)).hash("any password");
+        String parameters = hash.substring(0, hash.indexOf("$", "$argon2id$v=19$".length()));
+        assertThat(PasswordHasher.DECOY).startsWith(parameters + "$");
+        assertThat(Argon2Function.getInstanceFromHash(PasswordHasher.DECOY))
+                .isEqualTo(Argon2Function.getInstanceFromHash(hash));
     }
 
     private enum Outcome { HASHED, REFUSED }
