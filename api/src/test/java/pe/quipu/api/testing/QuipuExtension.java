@@ -49,14 +49,36 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
      */
     private static final String UNTHROTTLED_ADDRESS = "1000000000";
 
-    public final MutableClock clock = new MutableClock(START);
-    public final BcrpStub bcrp = BcrpStub.start();
+    /** One of each per test JVM, as the application they are wired into may serve several classes. */
+    private static final MutableClock CLOCK = new MutableClock(START);
+    private static final BcrpStub BCRP = BcrpStub.start();
+    private static final TestDns DNS = new TestDns();
+    /** The application the last class ran on, kept for the next class with the same settings. */
+    private static Shared shared;
+
+    /** A running application and the settings it was started with; {@link #close} ends the JVM's hold on it. */
+    private record Shared(Map<String, String> settings, DropwizardAppExtension<QuipuConfiguration> app)
+            implements ExtensionContext.Store.CloseableResource {
+        @Override
+        public void close() {
+            synchronized (QuipuExtension.class) {
+                if (shared == this) {
+                    shared = null;
+                }
+            }
+            app.after();
+        }
+    }
+
+    public final MutableClock clock = CLOCK;
+    public final BcrpStub bcrp = BCRP;
     public final TestDatabase database = TestDatabase.get();
     public final TestAccounts accounts = new TestAccounts(this, database, clock);
     /** The names new webhook URLs resolve to, in every instance of this extension. */
-    public final TestDns dns = new TestDns();
+    public final TestDns dns = DNS;
     private final Map<String, String> overrides = new LinkedHashMap<>();
     private final List<Object> components = new ArrayList<>();
+    private boolean isolated;
     private DropwizardAppExtension<QuipuConfiguration> app;
     /** The classes under way (a test class and its @Nested ones), so that the second instance ends with the last. */
     private int classes;
@@ -74,16 +96,55 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         return this;
     }
 
+    /**
+     * An application of this class's own, started for it and stopped after it, for a class that looks at what a start
+     * does (its log, its first reads). Otherwise consecutive classes with the same settings share one application.
+     */
+    public QuipuExtension isolated() {
+        isolated = true;
+        return this;
+    }
+
+    /**
+     * Called again for each @Nested class: one application serves the class and its nested classes, as
+     * DropwizardAppExtension counts the calls and starts (and stops) it once. Classes with the same settings and no
+     * component of their own run one after another on one application, which the JVM holds until its tests end or
+     * a class needs other settings: each finds the stub BCRP and DNS as new (each class leaves them so) and the clock
+     * at {@link #START}.
+     */
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
         classes++;
-        // Called again for each @Nested class: one application serves the class and its nested classes, as
-        // DropwizardAppExtension counts the calls and starts (and stops) it once.
         if (app == null) {
             Map<String, String> settings = settings(database.dataDirectory().toString(), "");
             settings.putAll(overrides);
-            app = new DropwizardAppExtension<>(support(settings, components));
+            app = isolated || !components.isEmpty() ? new DropwizardAppExtension<>(support(settings, components))
+                    : sharedApplication(settings, context);
         }
+        start(app);
+    }
+
+    private DropwizardAppExtension<QuipuConfiguration> sharedApplication(Map<String, String> settings,
+                                                                         ExtensionContext context) throws Exception {
+        synchronized (QuipuExtension.class) {
+            if (shared != null && shared.settings().equals(settings)) {
+                return shared.app();
+            }
+            if (shared != null) {
+                context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).remove(shared);
+                shared.close();
+            }
+            DropwizardAppExtension<QuipuConfiguration> started = new DropwizardAppExtension<>(support(settings,
+                    List.of()));
+            // The JVM's own hold, released when another class needs other settings or when the tests end.
+            start(started);
+            shared = new Shared(settings, started);
+            context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(shared, shared);
+            return started;
+        }
+    }
+
+    private static void start(DropwizardAppExtension<QuipuConfiguration> app) throws Exception {
         try {
             app.before();
         } catch (Exception | Error e) {
@@ -93,11 +154,16 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         }
     }
 
+    /** The stub BCRP and DNS are as new for the next class, which may set them up before its beforeAll. */
     @Override
     public void afterAll(ExtensionContext context) {
-        if (--classes == 0 && peer != null) {
-            peer.stop();
-            peer = null;
+        if (--classes == 0) {
+            if (peer != null) {
+                peer.stop();
+                peer = null;
+            }
+            BCRP.reset();
+            DNS.reset();
         }
         app.after();
     }

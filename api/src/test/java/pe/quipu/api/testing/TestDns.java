@@ -42,6 +42,13 @@ public final class TestDns implements Webhooks.HostResolver {
         }
     }
 
+    /** As new: no name set, no lookup counted, every hanging lookup released (between the test classes sharing it). */
+    public void reset() {
+        names.clear();
+        lookups.clear();
+        List.copyOf(hanging.keySet()).forEach(this::release);
+    }
+
     /** How many times {@code host} was looked up. */
     public int lookups(String host) {
         AtomicInteger count = lookups.get(host.toLowerCase());

@@ -36,8 +36,9 @@ public final class BcrpStub {
     }
 
     private final HttpServer server;
-    private final AtomicReference<Responder> responder = new AtomicReference<>(
-            path -> new Answer(503, "text/plain", "no answer set", 0));
+    private static final Responder UNSET = path -> new Answer(503, "text/plain", "no answer set", 0);
+
+    private final AtomicReference<Responder> responder = new AtomicReference<>(UNSET);
     private final List<String> requests = new CopyOnWriteArrayList<>();
 
     private BcrpStub(HttpServer server) {
@@ -68,6 +69,12 @@ public final class BcrpStub {
 
     public List<String> requests() {
         return requests;
+    }
+
+    /** As new: no answer set, no request remembered (a stub shared by several test classes, between them). */
+    public void reset() {
+        responder.set(UNSET);
+        requests.clear();
     }
 
     public void clearRequests() {
