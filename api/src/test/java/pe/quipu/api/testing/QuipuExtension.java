@@ -27,9 +27,10 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A running Quipu for one test class: the real application over real HTTP, on the repository's config.yml, over the
- * test JVM's embedded PostgreSQL ({@link TestDatabase}), with a BCRP stand-in of its own and a clock that is back at
- * {@link #START} before every test. Test classes keep to their own accounts and data, so their order never matters.
+ * A running Quipu for a test class: the real application over real HTTP, on the repository's config.yml, over the
+ * test JVM's embedded PostgreSQL ({@link TestDatabase}), with a BCRP stand-in and a clock that is back at
+ * {@link #START} before every test. Consecutive classes with the same settings run on one application (see
+ * {@link #beforeAll}); test classes keep to their own accounts and data, so their order never matters.
  *
  * <pre>{@code
  * @RegisterExtension
