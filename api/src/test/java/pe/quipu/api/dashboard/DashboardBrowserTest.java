@@ -32,7 +32,6 @@ import pe.quipu.api.testing.WebhookReceiver;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
