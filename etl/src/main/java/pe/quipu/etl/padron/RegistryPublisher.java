@@ -69,15 +69,17 @@ final class RegistryPublisher {
 
     /** The fields of a record's answer that the padrón publishes, as the change log names them. */
     static List<ChangeLog.Field> answerFields(String from, String to) {
-        Function<String, String> direccion = t -> "quipu_direccion(" + t + ".tipo_via, " + t + ".nombre_via, " + t
-                + ".numero, " + t + ".interior, " + t + ".departamento, " + t + ".manzana, " + t + ".lote, " + t
-                + ".kilometro, " + t + ".codigo_zona, " + t + ".tipo_zona)";
+        Function<String, String> parts = t -> t + ".tipo_via, " + t + ".nombre_via, " + t + ".numero, " + t
+                + ".interior, " + t + ".departamento, " + t + ".manzana, " + t + ".lote, " + t + ".kilometro, " + t
+                + ".codigo_zona, " + t + ".tipo_zona";
         return List.of(
                 new ChangeLog.Field("razonSocial", from + ".razon_social", to + ".razon_social"),
                 new ChangeLog.Field("estado", from + ".estado", to + ".estado"),
                 new ChangeLog.Field("condicion", from + ".condicion", to + ".condicion"),
                 new ChangeLog.Field("ubigeo", from + ".ubigeo", to + ".ubigeo"),
-                new ChangeLog.Field("direccion", direccion.apply(from), direccion.apply(to)));
+                new ChangeLog.Field("direccion", "quipu_direccion(" + parts.apply(from) + ")",
+                        "quipu_direccion(" + parts.apply(to) + ")",
+                        "(" + parts.apply(from) + ") is distinct from (" + parts.apply(to) + ")"));
     }
 
     /** Whether the answer of registry row {@code o} differs from that of row {@code s} with the same RUC. */

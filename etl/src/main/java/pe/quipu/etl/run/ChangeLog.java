@@ -16,10 +16,19 @@ public final class ChangeLog {
     public static final String TABLE = "ruc_changes";
 
     /**
-     * A field of an answer as the change log names it ({@code razonSocial}), and the SQL of its value before and
-     * after the change, each of type text.
+     * A field of an answer as the change log names it ({@code razonSocial}), the SQL of its value before and after
+     * the change, each of type text, and optionally a cheaper condition without which the two cannot differ (for a
+     * composed value such as {@code direccion}: whether any of its parts differs), or null.
      */
-    public record Field(String name, String from, String to) {
+    public record Field(String name, String from, String to, String mayDiffer) {
+        public Field(String name, String from, String to) {
+            this(name, from, to, null);
+        }
+
+        private String differs() {
+            String differs = "cast(" + from + " as text) is distinct from cast(" + to + " as text)";
+            return mayDiffer == null ? differs : "(" + mayDiffer + " and " + differs + ")";
+        }
     }
 
     private ChangeLog() {
@@ -27,22 +36,20 @@ public final class ChangeLog {
 
     /**
      * A jsonb expression: {@code {name: {from, to}}} for each field whose two values are distinct (nulls compared as
-     * values), or null when none is. Written as a subquery over a UNION ALL of the fields rather than a VALUES list:
-     * PostgreSQL does not inline SQL functions (such as {@code quipu_direccion}) inside VALUES, and there each call
-     * cost about 70 µs instead of a few.
+     * values), or null when none is. One object per differing field, concatenated, with no subquery or aggregate per
+     * row, and a composed field computed only when its parts differ: on 90,000 changed records this took a quarter
+     * of the time of a per-row aggregate over the fields (docs/decisions.md, "Registry changes").
      */
     public static String changes(List<Field> fields) {
-        String rows = fields.stream()
-                .map(f -> "select '" + f.name() + "' as f, cast(" + f.from() + " as text) as a, cast(" + f.to()
-                        + " as text) as b")
-                .collect(Collectors.joining(" union all "));
-        return "(select jsonb_object_agg(f, jsonb_build_object('from', a, 'to', b)) from (" + rows + ") v"
-                + " where a is distinct from b)";
+        return "nullif(" + fields.stream()
+                .map(f -> "case when " + f.differs() + " then jsonb_build_object('" + f.name() + "',"
+                        + " jsonb_build_object('from', cast(" + f.from() + " as text), 'to', cast(" + f.to()
+                        + " as text))) else '{}'::jsonb end")
+                .collect(Collectors.joining(" || ")) + ", '{}'::jsonb)";
     }
 
     /** A boolean expression: whether any field's two values are distinct (nulls compared as values). */
     public static String differ(List<Field> fields) {
-        return "(" + fields.stream().map(Field::from).collect(Collectors.joining(", ")) + ") is distinct from ("
-                + fields.stream().map(Field::to).collect(Collectors.joining(", ")) + ")";
+        return "(" + fields.stream().map(Field::differs).collect(Collectors.joining(" or ")) + ")";
     }
 }
