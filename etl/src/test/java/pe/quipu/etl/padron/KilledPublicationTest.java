@@ -127,7 +127,7 @@ class KilledPublicationTest {
                 + " group by kind", next.runId())).containsExactly("changed " + CHANGING);
         assertThat(quipu.database.texts("select status from batch_job_execution where job_execution_id = ?",
                 next.runId() - 1)).containsExactly("FAILED");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
                 quipu.body(quipu.get("/v1/ruc/" + ruc(0), key)).path("estado").asText()).isEqualTo("BAJA DE OFICIO"));
         assertThat(quipu.body(quipu.get("/v1/ruc?q=wataq", key)).path("items")).isEmpty();
         RegistryChangesTest.assertWordsExact();

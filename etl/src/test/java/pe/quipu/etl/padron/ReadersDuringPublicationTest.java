@@ -128,7 +128,7 @@ class ReadersDuringPublicationTest {
         // A publication by difference: the same table, 3,000 of its 103,000 records changed.
         assertThat(quipu.database.texts("select count(*) from ruc_changes where load_run_id = ?", second.runId()))
                 .containsExactly(String.valueOf(CHANGING));
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             for (String ruc : watched) {
                 assertThat(dayOf(quipu.body(quipu.get("/v1/ruc/" + ruc, key)))).isEqualTo(2);
             }

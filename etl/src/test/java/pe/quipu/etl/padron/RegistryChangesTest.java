@@ -160,7 +160,7 @@ class RegistryChangesTest {
         assertThat(quipu.database.texts("select concat_ws(',', rows, added, changed, removed) from dataset_loads"
                 + " where dataset = 'padron'")).containsExactly((generated + 8) + ",1,5,1");
         // The added and changed records carry the publication's time, which is the change's at; the others kept theirs.
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             for (String ruc : List.of(ESTADO, CONDICION, ADDRESS, NAME, ADDED, CLEARED)) {
                 assertThat(record(ruc).path("actualizado").asText()).as(ruc).isEqualTo(DAY_2.toString());
             }
@@ -196,7 +196,7 @@ class RegistryChangesTest {
         quipu.clock.set(DAY_2);
         Path day2 = day2(day1).writeTo(dir.resolve("day2.txt"));
         assertThat(etl.run("padron", "--file", day2.toString()).exitCode()).isZero();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
                 assertThat(record(ADDED).path("actualizado").asText()).isEqualTo(DAY_2.toString()));
         List<String> rucs = List.of(ESTADO, CONDICION, ADDRESS, NAME, ADDED, RAW_PARTS, UNCHANGED, CLEARED);
         Map<String, String> etags = etags(rucs.toArray(String[]::new));
