@@ -63,17 +63,23 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 # For the padrón benches: generates ROWS padrón lines in SUNAT's format ($WORK/padron.zip, seed 42) and the first
-# 20,000 of them ($WORK/before.zip: the same seed writes the same first lines), starts the API (API_PID) on
-# API_PORT/ADMIN_PORT with its embedded PostgreSQL on DB_PORT, creates a ruc:read key (KEY) for an account whose
-# plan's limits are lifted (the benches measure Quipu, not the plan), and loads before.zip: the registry in service
-# before the measured loads. Expects JAVA, API_JAR, ETL_JAR, ROWS, API_PORT, ADMIN_PORT and WORK.
+# 20,000 of them ($WORK/before.zip: the same seed writes the same first lines), starts the API (bench_start_api), and
+# loads before.zip: the registry in service before the measured loads. Expects JAVA, API_JAR, ETL_JAR, ROWS, API_PORT,
+# ADMIN_PORT and WORK.
 bench_start_with_padron() {
   local t
   t=$(now)
   "$JAVA" -cp "$ETL_JAR" pe.quipu.etl.generate.PadronGenerator --rows "$ROWS" --out "$WORK/padron.zip" --seed 42
   "$JAVA" -cp "$ETL_JAR" pe.quipu.etl.generate.PadronGenerator --rows 20000 --out "$WORK/before.zip" --seed 42
   echo "generated $(du -h "$WORK/padron.zip" | cut -f1) zip in $(since "$t") s"
+  bench_start_api
+  "$JAVA" -Xmx512m -jar "$ETL_JAR" padron --file "$WORK/before.zip" config.yml
+}
 
+# Starts the API (API_PID) on API_PORT/ADMIN_PORT with its embedded PostgreSQL on DB_PORT, and creates a ruc:read key
+# (KEY) for an account whose plan's limits are lifted (the benches measure Quipu, not the plan). The registry stays as
+# the API found it (empty in a new QUIPU_DATA_DIR). Expects JAVA, API_JAR, API_PORT, ADMIN_PORT and WORK.
+bench_start_api() {
   echo "starting the API on port $API_PORT (embedded PostgreSQL on $DB_PORT)"
   "$JAVA" -jar "$API_JAR" server config.yml > "$WORK/api.log" 2>&1 &
   API_PID=$!
@@ -85,7 +91,40 @@ bench_start_with_padron() {
   KEY=$("$JAVA" -jar "$API_JAR" create-key --email bench@quipu.test --scopes ruc:read config.yml 2>/dev/null | tail -n 1)
   curl -fsS -o /dev/null -X POST \
     "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=bench@quipu.test&plan=enterprise&monthlyQuota=1000000000&rateLimitRpm=1000000"
-  "$JAVA" -Xmx512m -jar "$ETL_JAR" padron --file "$WORK/before.zip" config.yml
+}
+
+# A padrón zip's rows as clean CSV, the 15 columns in the file's order (header left out, fields trimmed, '-' and
+# '----' as empty, UTF-8): what `psql \copy` loads in the baselines. $1: the zip, $2: the CSV to write.
+bench_padron_csv() {
+  unzip -p "$1" | iconv -f ISO-8859-1 -t UTF-8 | awk -F'|' '
+    NR == 1 { next }
+    { sub(/\r$/, ""); out = "";
+      for (i = 1; i <= 15; i++) {
+        v = $i; gsub(/^[ \t]+|[ \t]+$/, "", v);
+        if (v == "" || v ~ /^-+$/) f = ""; else { gsub(/"/, "\"\"", v); f = "\"" v "\"" }
+        out = out (i > 1 ? "," : "") f
+      }
+      print out }' > "$2"
+}
+
+# Reads a wrk output (run with --latency): "requests/s p50_ms p99_ms non_2xx_3xx socket_errors requests".
+wrk_figures() {
+  awk '
+    function ms(v) {
+      if (v ~ /us$/) return v / 1000
+      if (v ~ /ms$/) return v + 0
+      if (v ~ /[0-9]m$/) return v * 60000
+      if (v ~ /s$/) return v * 1000
+      return v + 0
+    }
+    /Latency Distribution/ { dist = 1; next }
+    dist && $1 == "50%" { p50 = ms($2) }
+    dist && $1 == "99%" { p99 = ms($2); dist = 0 }
+    /requests in/ { n = $1 }
+    /Socket errors:/ { gsub(",", ""); errs = $4 + $6 + $8 + $10 }
+    /Non-2xx or 3xx responses:/ { bad = $NF }
+    /^Requests\/sec:/ { rps = $2 }
+    END { printf "%.0f %.2f %.2f %d %d %d\n", rps, p50, p99, bad, errs, n }' "$1"
 }
 
 # The padrón benches' baseline: $WORK/padron.zip's rows as clean CSV (the conversion is not timed), `psql \copy`
@@ -94,15 +133,7 @@ bench_start_with_padron() {
 bench_copy_baseline() {
   local t
   t=$(now)
-  unzip -p "$WORK/padron.zip" | iconv -f ISO-8859-1 -t UTF-8 | awk -F'|' '
-    NR == 1 { next }
-    { sub(/\r$/, ""); out = "";
-      for (i = 1; i <= 15; i++) {
-        v = $i; gsub(/^[ \t]+|[ \t]+$/, "", v);
-        if (v == "" || v ~ /^-+$/) f = ""; else { gsub(/"/, "\"\"", v); f = "\"" v "\"" }
-        out = out (i > 1 ? "," : "") f
-      }
-      print out }' > "$WORK/padron.csv"
+  bench_padron_csv "$WORK/padron.zip" "$WORK/padron.csv"
   echo "converted to CSV in $(since "$t") s (not part of the baseline)"
   sql -c "drop table if exists bench_baseline" -c "create table bench_baseline (ruc char(11), razon_social text,
     estado text, condicion text, ubigeo text, tipo_via text, nombre_via text, codigo_zona text, tipo_zona text,

@@ -203,26 +203,6 @@ same_bytes() {
   cmp -s "$WORK/check.json" "$3" || { echo "bench: $4 does not answer $2 with the bytes captured from Quipu" >&2; exit 1; }
 }
 
-# Reads a wrk output: "requests/s p50_ms p99_ms non_2xx_3xx socket_errors requests".
-wrk_figures() {
-  awk '
-    function ms(v) {
-      if (v ~ /us$/) return v / 1000
-      if (v ~ /ms$/) return v + 0
-      if (v ~ /[0-9]m$/) return v * 60000
-      if (v ~ /s$/) return v * 1000
-      return v + 0
-    }
-    /Latency Distribution/ { dist = 1; next }
-    dist && $1 == "50%" { p50 = ms($2) }
-    dist && $1 == "99%" { p99 = ms($2); dist = 0 }
-    /requests in/ { n = $1 }
-    /Socket errors:/ { gsub(",", ""); errs = $4 + $6 + $8 + $10 }
-    /Non-2xx or 3xx responses:/ { bad = $NF }
-    /^Requests\/sec:/ { rps = $2 }
-    END { printf "%.0f %.2f %.2f %d %d %d\n", rps, p50, p99, bad, errs, n }' "$1"
-}
-
 QUIPU_BAD=0
 QUIPU_ERRORS=0
 BASE_BAD=0

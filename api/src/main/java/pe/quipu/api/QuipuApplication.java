@@ -123,7 +123,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         Ubigeos ubigeos = new Ubigeos(platform, environment);
         Rucs rucs = new Rucs(platform, environment, configuration.getRuc(), configuration.getSearch(),
-                plans.limits(), ubigeos::find);
+                configuration.getChanges(), plans.limits(), ubigeos::find);
         ExchangeRates.serve(platform, environment, configuration.getBcrp());
         Status.serve(platform, environment, configuration.getFreshness(), version(), configuration.getEnvironment());
         OpenApi.serve(environment);

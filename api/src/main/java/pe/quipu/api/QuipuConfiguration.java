@@ -24,6 +24,7 @@ import pe.quipu.api.webhooks.DeliverCommand;
 import pe.quipu.api.webhooks.WebhooksSettings;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.ruc.ChangesSettings;
 import pe.quipu.core.ruc.SearchSettings;
 
 import java.util.ArrayList;
@@ -92,6 +93,12 @@ public class QuipuConfiguration extends Configuration
     @NotNull
     @JsonProperty
     private SearchSettings search = new SearchSettings();
+
+    /** The registry's change log: its retention (pruned here) and the ETL's guard against large removals. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ChangesSettings changes = new ChangesSettings();
 
     /** How long the lookups run in memory at start-up, before the connectors open ({@code training.WarmUp}); 0s: none. */
     @NotNull
@@ -196,6 +203,10 @@ public class QuipuConfiguration extends Configuration
 
     public SearchSettings getSearch() {
         return search;
+    }
+
+    public ChangesSettings getChanges() {
+        return changes;
     }
 
     public Duration getWarmUp() {

@@ -15,6 +15,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.ruc.ChangesSettings;
 import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.EtlSettings;
 
@@ -58,6 +59,12 @@ public final class EtlConfiguration {
     @NotNull
     @JsonProperty
     private SearchSettings search = new SearchSettings();
+
+    /** The change log's retention (the API's) and the share of the registry a load may remove (the padrón's guard). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ChangesSettings changes = new ChangesSettings();
 
     /**
      * Reads and validates {@code file}.
@@ -107,5 +114,9 @@ public final class EtlConfiguration {
 
     public SearchSettings search() {
         return search;
+    }
+
+    public ChangesSettings changes() {
+        return changes;
     }
 }

@@ -20,6 +20,7 @@ import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.SchemaMigrations;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.ruc.ChangesSettings;
 import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.JobOptions;
@@ -155,6 +156,7 @@ public final class QuipuEtl {
             context.registerBean(EtlSettings.class, configuration::etl);
             context.registerBean(BcrpSettings.class, configuration::bcrp);
             context.registerBean(SearchSettings.class, configuration::search);
+            context.registerBean(ChangesSettings.class, configuration::changes);
             context.registerBean(QuipuDatabase.class, () -> database);
             context.registerBean(Clock.class, () -> clock);
             context.registerBean(ObjectMapper.class, () -> json);

@@ -3,9 +3,11 @@ package pe.quipu.api.ruc;
 import io.dropwizard.core.setup.Environment;
 import pe.quipu.api.platform.ExactCache;
 import pe.quipu.api.platform.NotificationListener;
+import pe.quipu.api.platform.Periodic;
 import pe.quipu.api.http.ETags;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.platform.Platform;
+import pe.quipu.core.ruc.ChangesSettings;
 import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.core.ruc.SunatLists;
@@ -16,17 +18,21 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The RUC feature assembled: lookups (one or a batch, with SUNAT's lists and premises when asked) and the search by
- * name. Recent answers are kept in memory and dropped on every change to the registry, from any writer; answers that
- * include lists or premises are dropped on a change to those too.
+ * The RUC feature assembled: lookups (one or a batch, with SUNAT's lists and premises when asked), the search by
+ * name, and a RUC's history from the change log, which is pruned to its retention daily. Recent answers are kept in
+ * memory and dropped on every change to the registry, from any writer; answers that include lists or premises are
+ * dropped on a change to those too. Histories are read from the log each time.
  */
 public final class Rucs {
 
     private final RucRegistry registry;
 
-    /** @param ubigeos the catalogue in service, by code: the names of a premises' district */
+    /**
+     * @param changes the change log's settings: its retention
+     * @param ubigeos the catalogue in service, by code: the names of a premises' district
+     */
     public Rucs(Platform platform, Environment environment, RucSettings settings, SearchSettings search,
-                AccountLimitsCache limits, Function<String, Optional<Ubigeo>> ubigeos) {
+                ChangesSettings changes, AccountLimitsCache limits, Function<String, Optional<Ubigeo>> ubigeos) {
         NotificationListener notifications = platform.notifications();
         long answerBytes = settings.getAnswerCache().toBytes();
         ExactCache<String, RucAnswers.Answer> answers = RucAnswers.cache(notifications::isListening, answerBytes);
@@ -44,6 +50,11 @@ public final class Rucs {
                 new RucLists(platform.jdbi(), ubigeos), platform.json(), included), platform.json(), limits));
         environment.jersey().register(new RucSearchResource(new RucSearch(platform.jdbi()), rucAnswers,
                 search.enabled()));
+        ChangeRetention retention = new ChangeRetention(platform.jdbi(), platform.clock(), changes.retention());
+        environment.jersey().register(new RucHistoryResource(new RucHistory(platform.jdbi(), platform.json(),
+                retention::cutoff)));
+        platform.manage(Periodic.every("quipu-change-retention", ChangeRetention.FIRST_DELAY, ChangeRetention.EVERY,
+                retention::pruneAndLog));
     }
 
     /** Up to {@code n} RUCs of the registry, for warming the lookups up. */

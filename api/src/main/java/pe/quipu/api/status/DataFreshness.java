@@ -29,8 +29,10 @@ public final class DataFreshness {
             rows.latestRates().forEach(rate -> latestRates.put(rate.moneda().strip(), rate.fecha()));
             Map<String, Load> lists = new TreeMap<>();
             rows.listLoads().forEach(l -> lists.put(l.dataset(), new Load(l.rows(), l.loadedAt())));
+            Publication publication = load.map(l -> new Publication(l.added(), l.changed(), l.removed()))
+                    .orElse(Publication.UNKNOWN);
             return new Snapshot(registryRows, load.map(FreshnessRows.Load::loadedAt).orElse(null), rows.ubigeoCount(),
-                    latestRates, lists);
+                    latestRates, lists, publication);
         });
     }
 
@@ -38,14 +40,24 @@ public final class DataFreshness {
      * @param latestRates the latest publication date per currency ("USD", "EUR"), absent when none
      * @param lists       the last load of SUNAT's lists and premises, by job name ("agentes-retencion", …,
      *                    "locales-anexos"), absent before a first load
+     * @param publication what the registry's last padrón load changed
      */
     public record Snapshot(long registryRows, Instant registryLoadedAt, int ubigeoCount,
-                           Map<String, LocalDate> latestRates, Map<String, Load> lists) {
-        /** Before or without any list's load. */
+                           Map<String, LocalDate> latestRates, Map<String, Load> lists, Publication publication) {
+        /** Before or without any list's load, and with the registry's last changes unknown. */
         public Snapshot(long registryRows, Instant registryLoadedAt, int ubigeoCount,
                         Map<String, LocalDate> latestRates) {
-            this(registryRows, registryLoadedAt, ubigeoCount, latestRates, Map.of());
+            this(registryRows, registryLoadedAt, ubigeoCount, latestRates, Map.of(), Publication.UNKNOWN);
         }
+    }
+
+    /**
+     * How many RUCs the registry's last publication added, changed and removed (contract §11); each null when not
+     * counted: before any load, after a first load into an empty registry (which records no change), or after a load
+     * made before the change log existed.
+     */
+    public record Publication(Long added, Long changed, Long removed) {
+        public static final Publication UNKNOWN = new Publication(null, null, null);
     }
 
     /** What one load put in service. */
@@ -53,13 +65,13 @@ public final class DataFreshness {
     }
 
     interface FreshnessRows {
-        record Load(long rows, Instant loadedAt) {
+        record Load(long rows, Instant loadedAt, Long added, Long changed, Long removed) {
         }
 
         record LatestRate(String moneda, LocalDate fecha) {
         }
 
-        @SqlQuery("select rows, loaded_at from dataset_loads where dataset = 'padron'")
+        @SqlQuery("select rows, loaded_at, added, changed, removed from dataset_loads where dataset = 'padron'")
         @RegisterConstructorMapper(Load.class)
         Optional<Load> padronLoad();
 

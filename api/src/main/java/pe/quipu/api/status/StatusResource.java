@@ -47,7 +47,8 @@ public final class StatusResource {
     public Response status() {
         Instant now = clock.instant();
         Cached current = cached;
-        if (current == null || !now.isBefore(current.readAt.plus(REFRESH))) {
+        // A clock set back (an operator's correction) reads again too, rather than keep an answer from its future.
+        if (current == null || now.isBefore(current.readAt) || !now.isBefore(current.readAt.plus(REFRESH))) {
             current = new Cached(now, toStatus(freshness.read()));
             cached = current;
         }
@@ -64,9 +65,14 @@ public final class StatusResource {
         for (String padron : SunatLists.PADRONES) {
             padrones.put(padron, loadStatus(snapshot.lists().get(padron.replace('_', '-'))));
         }
-        return new Status(version, environment, new RegistryStatus(snapshot.registryRows(), snapshot.registryLoadedAt()),
-                new UbigeoStatus(snapshot.ubigeoCount()), rates, padrones,
+        RegistryStatus registry = new RegistryStatus(snapshot.registryRows(), snapshot.registryLoadedAt(),
+                publication(snapshot.publication()));
+        return new Status(version, environment, registry, new UbigeoStatus(snapshot.ubigeoCount()), rates, padrones,
                 loadStatus(snapshot.lists().get("locales-anexos")));
+    }
+
+    private static PublicationStatus publication(DataFreshness.Publication publication) {
+        return new PublicationStatus(publication.added(), publication.changed(), publication.removed());
     }
 
     private static LoadStatus loadStatus(DataFreshness.Load load) {
@@ -89,8 +95,17 @@ public final class StatusResource {
     public record LoadStatus(long rows, Instant loadedAt) {
     }
 
+    /**
+     * The registry: its size and when it was last published, with what that publication changed
+     * ({@code lastPublication}, always present).
+     */
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record RegistryStatus(long rows, Instant loadedAt) {
+    public record RegistryStatus(long rows, Instant loadedAt, PublicationStatus lastPublication) {
+    }
+
+    /** How many RUCs the last padrón load added, changed and removed; each null when it did not count them. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record PublicationStatus(Long added, Long changed, Long removed) {
     }
 
     public record UbigeoStatus(int count) {

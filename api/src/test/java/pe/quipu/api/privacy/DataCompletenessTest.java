@@ -167,6 +167,8 @@ class DataCompletenessTest {
     static final Map<String, String> NO_ACCOUNT = Map.ofEntries(
             entry("ruc_registry", "SUNAT's public padrón"),
             entry("ruc_registry_words", "the distinct words of the padrón's names, for search by name"),
+            entry("ruc_changes", "the registry's change log: what each load of SUNAT's public data changed, per RUC;"
+                    + " kept for changes.retention"),
             entry("dataset_loads", "when each public dataset was last loaded"),
             entry("sunat_padrones", "SUNAT's public lists (retención, buenos contribuyentes, percepción)"),
             entry("locales_anexos", "SUNAT's public annex premises"),

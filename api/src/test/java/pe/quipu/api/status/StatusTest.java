@@ -6,6 +6,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.testing.QuipuExtension;
 
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,8 +28,70 @@ class StatusTest {
         assertThat(body.path("environment").asText()).isEqualTo("development");
         assertThat(body.path("registry").has("rows")).isTrue();
         assertThat(body.path("registry").has("loadedAt")).isTrue();
+        assertThat(body.path("registry").has("lastPublication")).isTrue();
         assertThat(body.path("ubigeos").path("count").isInt()).isTrue();
         assertThat(body.path("tipoCambio").path("USD").has("fecha")).isTrue();
         assertThat(body.path("tipoCambio").path("EUR").has("fecha")).isTrue();
+    }
+
+    /**
+     * The counts the padrón load records in {@code dataset_loads} beside the registry's size, written here as the
+     * ETL writes them; the row is put back as it was, as other classes of this JVM share it.
+     */
+    @Test
+    void the_registry_shows_what_its_last_publication_added_changed_and_removed() {
+        // As text, so that the row goes back exactly, whatever the JVM's time zone.
+        List<Map<String, Object>> before = quipu.database.jdbi().withHandle(h -> h.createQuery("""
+                        select rows::text as rows, loaded_at::text as loaded_at, added::text as added,
+                               changed::text as changed, removed::text as removed
+                          from dataset_loads where dataset = 'padron'""")
+                .mapToMap().list());
+        try {
+            record(null, null, null);
+            // The status is read again at most every 5 s of the clock: read once, then 6 s on, it is read anew.
+            quipu.clock.advance(Duration.ofDays(1));
+            quipu.get("/v1/status", null);
+            JsonNode unknown = freshStatus().path("registry").path("lastPublication");
+            assertThat(unknown).isEqualTo(quipu.json.createObjectNode().putNull("added").putNull("changed")
+                    .putNull("removed"));
+
+            record(120L, 3400L, 7L);
+            JsonNode registry = freshStatus().path("registry");
+            assertThat(registry.path("loadedAt").asText()).isEqualTo("2026-10-07T15:00:00Z");
+            assertThat(registry.path("lastPublication")).isEqualTo(quipu.json.createObjectNode()
+                    .put("added", 120).put("changed", 3400).put("removed", 7));
+        } finally {
+            quipu.database.jdbi().useHandle(h -> {
+                h.execute("delete from dataset_loads where dataset = 'padron'");
+                for (Map<String, Object> row : before) {
+                    h.createUpdate("""
+                                    insert into dataset_loads (dataset, rows, loaded_at, added, changed, removed)
+                                    values ('padron', cast(:rows as bigint), cast(:loaded_at as timestamptz),
+                                            cast(:added as bigint), cast(:changed as bigint),
+                                            cast(:removed as bigint))""")
+                            .bindMap(row).execute();
+                }
+            });
+        }
+    }
+
+    private static JsonNode freshStatus() {
+        quipu.clock.advance(Duration.ofSeconds(6));
+        HttpResponse<String> response = quipu.get("/v1/status", null);
+        assertThat(response.statusCode()).isEqualTo(200);
+        return quipu.body(response);
+    }
+
+    private static void record(Long added, Long changed, Long removed) {
+        quipu.database.jdbi().useHandle(h -> h.createUpdate("""
+                        insert into dataset_loads (dataset, rows, loaded_at, added, changed, removed)
+                        values ('padron', (select count(*) from ruc_registry), :loadedAt, :added, :changed, :removed)
+                        on conflict (dataset) do update set loaded_at = excluded.loaded_at, added = excluded.added,
+                            changed = excluded.changed, removed = excluded.removed""")
+                .bind("loadedAt", QuipuExtension.START)
+                .bindByType("added", added, Long.class)
+                .bindByType("changed", changed, Long.class)
+                .bindByType("removed", removed, Long.class)
+                .execute());
     }
 }

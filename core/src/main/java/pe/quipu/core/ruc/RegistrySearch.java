@@ -3,11 +3,13 @@ package pe.quipu.core.ruc;
 import java.util.List;
 
 /**
- * Search by name over the registry (contract §10), as the schema holds it (changeset 016): {@link #COLUMN} is
- * {@code razon_social} through the SQL function {@code quipu_search_name} (lower case, no accents, Ñ as N, dots
- * dropped, other punctuation one space), kept right by a row trigger, with a trigram index over it. The padrón job,
- * which builds a new table and swaps it in, stages the column already normalised ({@link SearchNames}) and gives the
- * new table the same trigger and index before the swap.
+ * Search by name over the registry (contract §10), as the schema holds it (changesets 016, 017 and 023):
+ * {@link #COLUMN} is {@code razon_social} through the SQL function {@code quipu_search_name} (lower case, no accents,
+ * Ñ as N, dots dropped, other punctuation one space), with a trigram index over it, and {@link #WORDS} counts the
+ * names' words. Triggers keep both right for every writer but the padrón's publication, which sets
+ * {@link #PUBLICATION} for its transaction and does that work itself, set-based: it stages the column already
+ * normalised ({@link SearchNames}) and applies its change set's words with {@link #WORDS_CHANGE}; when it builds a new
+ * table instead, it gives that table the same triggers and index before the swap.
  */
 public final class RegistrySearch {
 
@@ -19,13 +21,34 @@ public final class RegistrySearch {
 
     /**
      * The table of the names' distinct words of {@link #MIN_WORD} or more characters (changeset 017), where search
-     * finds the close spellings of a word; {@link #WORDS_INDEX} is its trigram index.
+     * finds the close spellings of a word; {@link #WORDS_INDEX} is its trigram index. Each word's
+     * {@code occurrences} is how many times it occurs in the registry's names (changeset 023), and a word is there
+     * exactly when that is above zero.
      */
     public static final String WORDS = "ruc_registry_words";
     public static final String WORDS_INDEX = "ruc_registry_words_trgm";
 
     /** Words shorter than this are not search words (they carry too few trigrams to be looked up). */
     public static final int MIN_WORD = 3;
+
+    /**
+     * Set to {@code on} for its transaction by a writer that keeps {@link #COLUMN} and {@link #WORDS} right itself
+     * (the padrón's publication): the triggers of changesets 016 and 023 then step aside, so a publication of
+     * millions of rows runs no trigger per row.
+     */
+    public static final String PUBLICATION = "quipu.registry_publication";
+
+    /** Starts such a writer's transaction ({@link #PUBLICATION}, until the transaction ends). */
+    public static final String PUBLICATION_STARTS = "set local " + PUBLICATION + " = 'on'";
+
+    /**
+     * The SQL function (changeset 023) that applies, in one statement, the words of the names that went (its first
+     * argument, a {@code text[]}) and came (its second): {@code select quipu_registry_words_change(:gone, :come)}.
+     */
+    public static final String WORDS_CHANGE = "quipu_registry_words_change";
+
+    private static final String UNLESS_PUBLISHING =
+            "current_setting('" + PUBLICATION + "', true) is distinct from 'on'";
 
     private RegistrySearch() {
     }
@@ -38,20 +61,36 @@ public final class RegistrySearch {
         return "coalesce(" + staged + "." + COLUMN + ", quipu_search_name(" + staged + ".razon_social))";
     }
 
-    /** Gives {@code table} the trigger that keeps the column right (as changeset 016 gave {@code ruc_registry}). */
-    public static String triggerOn(String table) {
-        return "create trigger ruc_registry_search_name before insert or update of razon_social, " + COLUMN + " on "
-                + table + " for each row execute function quipu_registry_search_name()";
+    /**
+     * Gives {@code table} the triggers that keep the column and the words right for every writer but a publication
+     * (as changesets 016 and 023 gave {@code ruc_registry}).
+     */
+    public static List<String> triggersOn(String table) {
+        return List.of("create trigger ruc_registry_search_name before insert or update of razon_social, " + COLUMN
+                        + " on " + table + " for each row when (" + UNLESS_PUBLISHING + ")"
+                        + " execute function quipu_registry_search_name()",
+                "create trigger ruc_registry_words_inserted after insert on " + table
+                        + " referencing new table as registry_inserted for each statement when (" + UNLESS_PUBLISHING
+                        + ") execute function quipu_registry_words_inserted()",
+                "create trigger ruc_registry_words_deleted after delete on " + table
+                        + " referencing old table as registry_deleted for each statement when (" + UNLESS_PUBLISHING
+                        + ") execute function quipu_registry_words_deleted()",
+                "create trigger ruc_registry_words_renamed after update of razon_social, " + COLUMN + " on " + table
+                        + " for each row when (old." + COLUMN + " is distinct from new." + COLUMN + " and "
+                        + UNLESS_PUBLISHING + ") execute function quipu_registry_words_renamed()",
+                "create trigger ruc_registry_words_truncated after truncate on " + table
+                        + " for each statement execute function quipu_registry_words_truncated()");
     }
 
     /**
-     * Creates {@code wordsTable}, the distinct words of {@code registry}'s names, with its primary key and its
-     * trigram index {@code wordsIndex} (as changeset 017 made {@link #WORDS}).
+     * Creates {@code wordsTable}, the words of {@code registry}'s names with how many times each occurs, with its
+     * primary key and its trigram index {@code wordsIndex} (as changesets 017 and 023 made {@link #WORDS}).
      */
     public static List<String> wordsOf(String registry, String wordsTable, String wordsIndex) {
-        return List.of("create table " + wordsTable + " as select distinct w as word from " + registry
-                        + ", unnest(string_to_array(" + COLUMN + ", ' ')) w where length(w) >= " + MIN_WORD,
-                "alter table " + wordsTable + " add primary key (word)",
+        return List.of("create table " + wordsTable + " as select w as word, count(*) as occurrences from " + registry
+                        + ", unnest(string_to_array(" + COLUMN + ", ' ')) w where length(w) >= " + MIN_WORD
+                        + " group by w",
+                "alter table " + wordsTable + " alter column occurrences set not null, add primary key (word)",
                 "create index " + wordsIndex + " on " + wordsTable + " using gin (word gin_trgm_ops)");
     }
 

@@ -2,6 +2,7 @@ package pe.quipu.etl.extendido;
 
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
+import org.jdbi.v3.sqlobject.customizer.Define;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlScript;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
@@ -21,6 +22,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.InvalidRucException;
+import pe.quipu.etl.run.ChangeLog;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
@@ -42,8 +44,9 @@ import java.util.List;
  * {@code padron-extendido --file PATH | --url URL}: SUNAT's PadronRUC CSV fills {@code tipo} and {@code ciiu}
  * of the RUCs already in the registry. The file is streamed into a temporary staging table with COPY, then
  * one UPDATE sets both columns, and {@code actualizado} to the run's time, only on rows whose values differ
- * (so an unchanged record keeps its ETag). Everything happens in the step's single transaction: readers see
- * the registry before the run until it commits, and a failed or killed run changes nothing.
+ * (so an unchanged record keeps its ETag), with a row in the change log for each of them. Everything happens in the
+ * step's single transaction: readers see the registry before the run until it commits, and a failed or killed run
+ * changes nothing.
  * <p>
  * Lines that cannot be loaded (wrong field count, invalid RUC) are counted as rejected and a few are logged;
  * a run rejecting more than {@code etl.maxRejectedShare} of its lines fails. RUCs the registry does not hold
@@ -66,7 +69,8 @@ public class PadronExtendidoJob {
                         .tasklet((contribution, context) -> {
                             // The tasklet's transaction: the staging table and the update commit with the step.
                             stepTransaction.useStep(handle -> load(handle, options, settings,
-                                    clock.instant().truncatedTo(ChronoUnit.MICROS), contribution));
+                                    clock.instant().truncatedTo(ChronoUnit.MICROS),
+                                    contribution.getStepExecution().getJobExecutionId(), contribution));
                             return RepeatStatus.FINISHED;
                         }, transactions)
                         .build())
@@ -77,7 +81,7 @@ public class PadronExtendidoJob {
      * The file, or the download of the URL ({@link SourceFile}): the CSV itself or a zip holding it, read as UTF-8
      * (a malformed byte sequence read as U+FFFD rather than failing the whole run).
      */
-    private static void load(Handle handle, JobOptions options, EtlSettings settings, Instant now,
+    private static void load(Handle handle, JobOptions options, EtlSettings settings, Instant now, long runId,
                              StepContribution contribution) throws Exception {
         StageRows rows = handle.attach(StageRows.class);
         rows.create();
@@ -86,7 +90,7 @@ public class PadronExtendidoJob {
                 in -> copy(handle, SourceLines.utf8(in), contribution),
                 digest -> digest.recordIn(contribution.getStepExecution()));
         RejectedShare.refuseAbove(counts.read(), counts.rejected(), settings.maxRejectedShare(), counts.sample());
-        apply(handle, rows, now, contribution);
+        apply(handle, rows, now, runId, contribution);
     }
 
     private record Counts(long read, long rejected, List<String> sample) {
@@ -159,16 +163,33 @@ public class PadronExtendidoJob {
         }
     }
 
-    /** The one UPDATE; a RUC listed twice takes its last line's values. */
-    private static void apply(Handle handle, StageRows rows, Instant now, StepContribution contribution) {
+    /**
+     * The change log's rows, then the one UPDATE; a RUC listed twice takes its last line's values. A record whose
+     * {@code tipo} or {@code ciiu} changes gets a {@code changed} row ({@code {tipo: {from, to}, ciiu: {from, to}}},
+     * the fields that differ) and the run's time as its new {@code actualizado}, which is the row's {@code at}. The
+     * first load of the extended padrón records nothing: it fills both fields of every record, and the log of those
+     * fields starts from it, as the registry's starts from its first load (contract §11).
+     */
+    private static void apply(Handle handle, StageRows rows, Instant now, long runId, StepContribution contribution) {
         rows.index();
+        rows.keepLastLines();
+        boolean first = !rows.loadedBefore();
+        long logged = first ? 0 : rows.logChanges(ChangeLog.changes(List.of(
+                new ChangeLog.Field("tipo", "r.tipo", "s.tipo"),
+                new ChangeLog.Field("ciiu", "r.ciiu", "s.ciiu"))), runId, now);
         int updated = rows.update(now);
         contribution.incrementWriteCount(updated);
         StageRows.Matches matches = rows.matches();
-        DatasetLoads.record(handle, "padron-extendido", matches.matched(), now);
+        if (first) {
+            DatasetLoads.record(handle, "padron-extendido", matches.matched(), now);
+        } else {
+            DatasetLoads.recordChanges(handle, "padron-extendido", matches.matched(), now, 0, updated, 0);
+        }
         contribution.getStepExecution().getExecutionContext().putLong("rucsNotInRegistry", matches.unknown());
-        LOG.info("padron-extendido: {} RUCs of the registry found in the file, {} changed; {} RUCs not in the "
-                + "registry left out", matches.matched(), updated, matches.unknown());
+        LOG.info("padron-extendido: {} RUCs of the registry found in the file, {} changed ({}); {} RUCs not in the "
+                        + "registry left out", matches.matched(), updated,
+                first ? "its first load: nothing recorded in the change log" : logged + " rows in the change log",
+                matches.unknown());
     }
 
     /** The staging table's SQL, in the step's transaction; the table goes with it. */
@@ -186,17 +207,35 @@ public class PadronExtendidoJob {
         @SqlScript("analyze padron_extendido_stage")
         void index();
 
+        /** Each RUC's last line, once, for the change log and the update to read. */
+        @SqlScript("""
+                create temporary table padron_extendido_latest on commit drop as
+                select distinct on (ruc) ruc, tipo, ciiu from padron_extendido_stage order by ruc, line desc""")
+        @SqlScript("alter table padron_extendido_latest add primary key (ruc)")
+        @SqlScript("analyze padron_extendido_latest")
+        void keepLastLines();
+
+        @SqlQuery("select exists (select 1 from dataset_loads where dataset = 'padron-extendido')")
+        boolean loadedBefore();
+
+        /** Read before the update, while the values it replaces are still there. */
+        @SqlUpdate("insert into " + ChangeLog.TABLE + " (ruc, kind, changes, load_run_id, at)"
+                + " select r.ruc, 'changed', <changes>, :runId, :now"
+                + "   from ruc_registry r join padron_extendido_latest s on s.ruc = r.ruc"
+                + "  where (r.tipo, r.ciiu) is distinct from (s.tipo, s.ciiu)"
+                + "  order by r.ruc")
+        long logChanges(@Define("changes") String changes, long runId, Instant now);
+
         @SqlUpdate("""
                 update ruc_registry r set tipo = s.tipo, ciiu = s.ciiu, actualizado = :now
-                  from (select distinct on (ruc) ruc, tipo, ciiu from padron_extendido_stage
-                         order by ruc, line desc) s
+                  from padron_extendido_latest s
                  where r.ruc = s.ruc and (r.tipo, r.ciiu) is distinct from (s.tipo, s.ciiu)""")
         int update(Instant now);
 
         @SqlQuery("""
                 select count(*) filter (where exists (select 1 from ruc_registry r where r.ruc = s.ruc)) as matched,
                        count(*) filter (where not exists (select 1 from ruc_registry r where r.ruc = s.ruc)) as unknown
-                  from (select distinct ruc from padron_extendido_stage) s""")
+                  from padron_extendido_latest s""")
         @RegisterConstructorMapper(Matches.class)
         Matches matches();
     }

@@ -24,6 +24,11 @@ import java.util.zip.ZipOutputStream;
  * The same seed gives the same bytes.
  *
  * <p>{@code java -cp etl/target/quipu-etl.jar pe.quipu.etl.generate.PadronGenerator --rows N --out FILE[.zip] [--seed S]}
+ *
+ * <p>With {@code --changes-from EARLIER --change-rate R} in place of {@code --rows}, it writes the next day of an
+ * earlier padrón ({@link NextDayPadron}), streamed in constant memory: {@code round(R × records)} records change, in
+ * this mix of kinds: estado 35 %, condición 25 %, address 15 %, name 5 %, added 15 %, removed 5 %
+ * ({@link NextDayPadron.Kind}); every other line keeps its bytes. It prints the count of each kind.
  */
 public final class PadronGenerator {
 
@@ -56,7 +61,7 @@ public final class PadronGenerator {
             "REYES", "MEDINA", "AGUILAR", "CHUMPITAZ", "VILCA", "ARANA", "CAHUANA", "QUISPITUPA", "HUILLCA",
             "AYQUIPA", "SULLCA", "CHIPANA", "TAIPE", "HUAYTA", "CARHUAPOMA", "YAURI", "LLACTA", "ÁLVAREZ",
             "ROMERO", "SOTO", "VEGA", "CHUQUIMIA", "QUISPECAHUANA", "ROMÁN", "BENDEZÚ", "OCAÑA", "MONTAÑO"};
-    private static final String[] FIRST_NAMES = {"JUAN", "MARÍA", "JOSÉ", "ROSA", "LUIS", "CARMEN", "JESÚS",
+    static final String[] FIRST_NAMES = {"JUAN", "MARÍA", "JOSÉ", "ROSA", "LUIS", "CARMEN", "JESÚS",
             "ANA", "CARLOS", "JULIA", "VÍCTOR", "ELENA", "RAÚL", "INÉS", "CÉSAR", "LUCÍA", "PEDRO", "ÁNGEL",
             "JORGE", "MIGUEL", "JULIO", "ROSARIO", "SANTOS", "MARTHA", "FLOR", "NANCY", "GLADYS", "WILBER",
             "EDWIN", "NILDA", "YOVANA", "ELIZABETH", "FREDY", "ALEJANDRO", "TERESA", "MARGARITA", "FÉLIX",
@@ -82,7 +87,7 @@ public final class PadronGenerator {
             "MACHU PICCHU", "COLCA", "HUASCARÁN", "VILCANOTA", "MANTARO", "SIERRA VERDE", "COSTA AZUL",
             "GLOBAL", "TOTAL", "PREMIUM", "EXPRESS", "MUNDIAL", "INTEGRAL", "DORADO", "CÓNDOR", "PUMA", "VICUÑA",
             "ALPACA", "QUINUA", "MAÍZ", "CACAO", "CAFÉ", "LÚCUMA", "MAR", "SOL", "LUNA", "ESTRELLA", "ROCA"};
-    private static final String[] LEGAL_FORMS = {"S.A.C.", "S.A.C.", "S.A.C.", "S.A.C.", "E.I.R.L.", "E.I.R.L.",
+    static final String[] LEGAL_FORMS = {"S.A.C.", "S.A.C.", "S.A.C.", "S.A.C.", "E.I.R.L.", "E.I.R.L.",
             "E.I.R.L.", "S.R.L.", "S.R.L.", "S.A.", "S.A.A.", "SOCIEDAD ANONIMA CERRADA", "SAC", "EIRL",
             "SOCIEDAD COMERCIAL DE RESPONSABILIDAD LIMITADA", "S. A. C."};
     private static final String[] VIAS = {"AV.", "JR.", "CAL.", "PSJE.", "CAR.", "PRO.", "----", "-"};
@@ -101,23 +106,41 @@ public final class PadronGenerator {
     }
 
     public static void main(String[] args) throws IOException {
-        GeneratorOptions options = GeneratorOptions.parse(args,
-                "usage: PadronGenerator --rows N --out FILE(.zip|.txt) [--seed S]");
-        write(options.out(), options.rows(), options.seed());
+        GeneratorOptions options = GeneratorOptions.parse(args, "usage: PadronGenerator --rows N --out FILE(.zip|.txt)"
+                + " [--seed S]\n   or: PadronGenerator --changes-from EARLIER(.zip|.txt) --change-rate R"
+                + " --out FILE(.zip|.txt) [--seed S]", true);
+        if (options.changesFrom() != null) {
+            NextDayPadron.Summary summary = NextDayPadron.write(options.changesFrom(), options.out(),
+                    options.changeRate(), options.seed());
+            System.out.println(summary.describe(options.changesFrom(), options.out()));
+        } else {
+            write(options.out(), options.rows(), options.seed());
+        }
     }
 
     /** Writes the file, zipped (one entry padron_reducido_ruc.txt) when its name ends in .zip. */
     public static void write(Path file, long rows, long seed) throws IOException {
+        writeFile(file, out -> write(out, rows, seed));
+    }
+
+    /** What writes a padrón's bytes to a stream, which it does not close. */
+    @FunctionalInterface
+    interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Writes {@code content} to the file, zipped (one entry padron_reducido_ruc.txt) when its name ends in .zip. */
+    static void writeFile(Path file, Content content) throws IOException {
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
             if (file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".zip")) {
                 try (ZipOutputStream zip = new ZipOutputStream(out)) {
                     zip.setLevel(1); // fast; SUNAT's own zip ratio is about 4:1 either way
                     zip.putNextEntry(new ZipEntry("padron_reducido_ruc.txt"));
-                    write(zip, rows, seed);
+                    content.writeTo(zip);
                     zip.closeEntry();
                 }
             } else {
-                write(out, rows, seed);
+                content.writeTo(out);
             }
         }
     }
@@ -174,8 +197,16 @@ public final class PadronGenerator {
             name = name.replaceFirst(" ", "  ");
         }
         line.append(ruc(prefix, i)).append('|').append(name).append('|').append(estado).append('|')
-                .append(condicion).append('|')
-                .append(random.nextInt(20) == 0 ? "-" : pick(UBIGEOS, random)).append('|')
+                .append(condicion).append('|');
+        address(line, random);
+    }
+
+    /**
+     * A company's address, the eleven fields from UBIGEO to KILÓMETRO each closed by {@code |}: zones, flats, lots
+     * and SUNAT's {@code ----} as the padrón has them.
+     */
+    static void address(StringBuilder line, SplittableRandom random) {
+        line.append(random.nextInt(20) == 0 ? "-" : pick(UBIGEOS, random)).append('|')
                 .append(pick(VIAS, random)).append('|')
                 .append(random.nextInt(10) == 0 ? "-" : pick(VIA_NAMES, random)).append('|')
                 .append(pick(ZONE_KINDS, random)).append('|')
@@ -189,7 +220,7 @@ public final class PadronGenerator {
     }
 
     /** A natural person as SUNAT lists one: both surnames, then one or two given names. */
-    private static String personName(SplittableRandom names) {
+    static String personName(SplittableRandom names) {
         String name = pick(LAST_NAMES, names) + " " + pick(LAST_NAMES, names) + " " + pick(FIRST_NAMES, names);
         return names.nextInt(3) == 0 ? name + " " + pick(FIRST_NAMES, names) : name;
     }
@@ -198,7 +229,7 @@ public final class PadronGenerator {
      * A company: an activity word shared by many (INVERSIONES, COMERCIAL…), a distinctive part (one or two
      * Quechua or Spanish words, or a family's surnames), sometimes HERMANOS or & ASOCIADOS, then the legal form.
      */
-    private static String companyName(SplittableRandom names) {
+    static String companyName(SplittableRandom names) {
         StringBuilder name = new StringBuilder(64).append(pick(ACTIVITIES, names)).append(' ');
         int shape = names.nextInt(10);
         if (shape < 5) {
@@ -239,7 +270,7 @@ public final class PadronGenerator {
         return "ANULACION - ERROR SU";
     }
 
-    private static String pick(String[] values, SplittableRandom random) {
+    static String pick(String[] values, SplittableRandom random) {
         return values[random.nextInt(values.length)];
     }
 }

@@ -13,6 +13,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import pe.quipu.core.ruc.ChangesSettings;
 import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.EtlSettings;
@@ -23,6 +24,7 @@ import pe.quipu.etl.run.Staged;
 import pe.quipu.etl.source.SourceFile;
 
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -35,9 +37,9 @@ import java.util.Optional;
  *   rejected (filter) = malformed lines plus earlier lines of a RUC met twice. The first rejected lines are
  *   logged and kept in the step's execution context ({@code rejected.sample}).</li>
  *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare}, or when
- *   it holds fewer records than {@code etl.minRetainedShare} of the registry in service (the registry in service
- *   stays), otherwise builds the new registry with change detection, indexes it (the search index
- *   too unless {@code search.enabled} is false) and swaps it in, in one transaction. Written = rows of the new registry.</li>
+ *   it holds fewer records than {@code etl.minRetainedShare} of the registry in service, or when it would remove
+ *   more than {@code changes.maxRemovedShare} of it (the registry in service stays); otherwise publishes it in one
+ *   transaction, with the change log's rows ({@link RegistryPublisher}). Written = records in service after it.</li>
  * </ol>
  * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays.
  */
@@ -48,7 +50,7 @@ public class PadronJob {
 
     @Bean(name = "padron")
     Job padron(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi, JobOptions options,
-               EtlSettings settings, SearchSettings search, Clock clock, RunEvents events) {
+               EtlSettings settings, SearchSettings search, ChangesSettings changes, Clock clock, RunEvents events) {
         return new JobBuilder("padron", jobs)
                 .listener(events)
                 .start(new StepBuilder("stage", jobs)
@@ -67,12 +69,26 @@ public class PadronJob {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             StepExecution staged = Staged.stepOf(step);
                             refuseOverThreshold(staged, settings.maxRejectedShare(), jdbi);
-                            refuseShrinking(Staged.stagedBy(staged), settings.minRetainedShare(), jdbi);
+                            long records = Staged.stagedBy(staged);
+                            refuseShrinking(records, settings.minRetainedShare(), jdbi);
                             Cancellation.check(step, "before publishing");
-                            RegistryPublisher.Published published =
-                                    new RegistryPublisher(jdbi, search.enabled()).publish(clock.instant());
+                            long t = System.nanoTime();
+                            RegistryPublisher.Published published;
+                            try {
+                                published = new RegistryPublisher(jdbi, search.enabled(), changes.maxRemovedShare())
+                                        .publish(clock.instant().truncatedTo(ChronoUnit.MICROS),
+                                                step.getJobExecutionId(), records);
+                            } catch (RuntimeException refusedOrFailed) {
+                                // Rolled back: the registry in service stays; the staging table goes now.
+                                PadronStager.dropLeftovers(jdbi);
+                                throw refusedOrFailed;
+                            }
                             contribution.incrementWriteCount(published.rows());
-                            LOG.info("registry in service: {} records", published.rows());
+                            LOG.info("registry in service: {} records ({}: {} added, {} changed, {} removed),"
+                                            + " published in {} ms", published.rows(),
+                                    published.how().name().toLowerCase(Locale.ROOT).replace('_', ' '),
+                                    published.added(), published.changed(), published.removed(),
+                                    (System.nanoTime() - t) / 1_000_000);
                             return RepeatStatus.FINISHED;
                         }, transactions)
                         .build())

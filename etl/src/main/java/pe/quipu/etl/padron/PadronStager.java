@@ -124,7 +124,7 @@ final class PadronStager {
     /** The staging table's SQL; autocommit, each statement on its own. */
     interface StageRows {
         @SqlUpdate("drop table if exists " + STAGE + ", " + RegistryPublisher.NEW + ", " + RegistryPublisher.OLD + ", "
-                + RegistryPublisher.NEW_WORDS)
+                + RegistryPublisher.NEW_WORDS + ", " + RegistryPublisher.DIFF_KEYS + ", " + RegistryPublisher.DIFF)
         void dropLeftovers();
 
         /** Unlogged: the staging rows need no crash safety, and skipping the WAL halves the write. */

@@ -13,24 +13,40 @@ import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.ruc.RegistryColumns;
 import pe.quipu.core.ruc.RegistrySearch;
+import pe.quipu.etl.run.ChangeLog;
+import pe.quipu.etl.run.RemovedShare;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * Builds the new registry from the staging table and puts it in service, all in one transaction: readers keep
- * the previous {@code ruc_registry} until the commit, and a run that fails or is killed before it leaves that
- * registry untouched (PostgreSQL rolls the new table back with the transaction).
+ * Puts the staged padrón in service, all in one transaction: readers keep the registry in service until the commit,
+ * and a run that fails or is killed before it leaves that registry, its indexes and its words untouched.
  *
- * <p>Each staged row is joined to the registry in service by RUC: an unchanged fingerprint keeps the old
- * {@code actualizado} (so the ETag stays), anything else takes the run's time. {@code tipo} and {@code ciiu}
- * are carried over, since they come from another file (the padron-extendido job).
+ * <ol>
+ *   <li>Into an empty registry ({@link Publication#FIRST_LOAD}), a new table is built from the staging table and
+ *   swapped in, and the change log records nothing: it starts from this load (contract §11).</li>
+ *   <li>Otherwise the staged records are compared with the registry in service inside PostgreSQL, by RUC and content
+ *   fingerprint: added, removed, changed ({@value #DIFF}). A file that would remove more than
+ *   {@code changes.maxRemovedShare} of the registry is refused here, before anything is written.</li>
+ *   <li>The change log gets one row per RUC added, removed, or changed in its answer ({@code razonSocial},
+ *   {@code estado}, {@code condicion}, {@code ubigeo}, {@code direccion}: {@code {field: {from, to}}} for exactly
+ *   those that differ), with the run's id and the publication's time, which is also the new {@code actualizado} of
+ *   every record added or changed. A record whose published parts changed without changing its answer (an address
+ *   part moved from one column to the next, composing the same {@code direccion}) gets its new parts but keeps its
+ *   {@code actualizado}, its ETag and no log row.</li>
+ *   <li>Then either the difference is applied to the registry in service ({@link Publication#DIFFERENCE}: deletes,
+ *   updates, inserts; the names' words counted from the change set, set-based), or, when it is too large for that to
+ *   pay ({@link Publication#REBUILD}), a new registry is built, indexed and swapped in as on a first load.</li>
+ * </ol>
  *
- * <p>Search by name (changeset 016): the new table's normalised name is the one staged with each row, and
- * the table gets the trigger that keeps it right and, unless {@code search.enabled} is false, its trigram index and
- * a new table of its names' words (close spellings, changeset 017), all before the swap: readers never see a
- * registry without them. With search off, the words in service are left as they are (search answers 503).
+ * <p>{@code tipo} and {@code ciiu} come from another file (the padron-extendido job): an update leaves them, a new
+ * table carries them over. Search by name (changesets 016, 017, 023): a new table gets its normalised names from the
+ * staging rows, the triggers, and, unless {@code search.enabled} is false, its trigram index and a new words table,
+ * all before the swap. With search off the words in service are left as they are (search answers 503), and the next
+ * load with search on rebuilds, since only a new table gets the index.
  */
 final class RegistryPublisher {
 
@@ -38,37 +54,148 @@ final class RegistryPublisher {
     static final String OLD = "ruc_registry_old";
     static final String NEW_SEARCH_INDEX = NEW + "_search";
     static final String NEW_WORDS = RegistrySearch.WORDS + "_new";
+    /** The RUCs that differ between the file and the registry in service, and how. */
+    static final String DIFF_KEYS = "ruc_registry_diff_keys";
+    /** {@link #DIFF_KEYS} with the staged values of each added or changed record. */
+    static final String DIFF = "ruc_registry_diff";
+    /**
+     * Room on each page of a new registry for a changed record's next version, so that a publication's update of a
+     * column no index holds (estado, condición, the address) stays on its page and adds no index entry (HOT).
+     */
+    static final int FILLFACTOR = 90;
     private static final String NEW_WORDS_INDEX = NEW_WORDS + "_trgm";
+    private static final String DATASET = "padron";
     private static final Logger LOG = LoggerFactory.getLogger(RegistryPublisher.class);
 
-    /** What a publication did. */
-    record Published(long rows) {
+    /** The fields of a record's answer that the padrón publishes, as the change log names them. */
+    static List<ChangeLog.Field> answerFields(String from, String to) {
+        Function<String, String> parts = t -> t + ".tipo_via, " + t + ".nombre_via, " + t + ".numero, " + t
+                + ".interior, " + t + ".departamento, " + t + ".manzana, " + t + ".lote, " + t + ".kilometro, " + t
+                + ".codigo_zona, " + t + ".tipo_zona";
+        return List.of(
+                new ChangeLog.Field("razonSocial", from + ".razon_social", to + ".razon_social"),
+                new ChangeLog.Field("estado", from + ".estado", to + ".estado"),
+                new ChangeLog.Field("condicion", from + ".condicion", to + ".condicion"),
+                new ChangeLog.Field("ubigeo", from + ".ubigeo", to + ".ubigeo"),
+                new ChangeLog.Field("direccion", "quipu_direccion(" + parts.apply(from) + ")",
+                        "quipu_direccion(" + parts.apply(to) + ")",
+                        "(" + parts.apply(from) + ") is distinct from (" + parts.apply(to) + ")"));
+    }
+
+    /** Whether the answer of registry row {@code o} differs from that of row {@code s} with the same RUC. */
+    private static final String ANSWER_DIFFERS = ChangeLog.differ(answerFields("o", "s"));
+
+    /**
+     * What a publication did.
+     *
+     * @param rows    records in service after it
+     * @param added   records added
+     * @param changed records whose answer changed
+     * @param removed records removed
+     */
+    record Published(Publication how, long rows, long added, long changed, long removed) {
     }
 
     private final Jdbi jdbi;
     private final boolean searchIndex;
+    private final double maxRemovedShare;
 
     /**
-     * @param jdbi        whose handles have a connection of their own: the publication is a transaction of its own
-     * @param searchIndex whether the new registry gets the trigram index of search by name ({@code search.enabled})
+     * @param jdbi            whose handles have a connection of their own: the publication is a transaction of its own
+     * @param searchIndex     whether a new registry gets the trigram index of search by name ({@code search.enabled})
+     * @param maxRemovedShare the share of the registry a file may remove ({@code changes.maxRemovedShare})
      */
-    RegistryPublisher(Jdbi jdbi, boolean searchIndex) {
+    RegistryPublisher(Jdbi jdbi, boolean searchIndex, double maxRemovedShare) {
         this.jdbi = jdbi;
         this.searchIndex = searchIndex;
+        this.maxRemovedShare = maxRemovedShare;
     }
 
-    Published publish(Instant now) {
+    /**
+     * @param now    the publication's time, to the microsecond (as PostgreSQL keeps it): the change log's {@code at}
+     *               and the new {@code actualizado} of what it adds or changes
+     * @param runId  the run's id, the change log's {@code load_run_id}
+     * @param staged the records in the staging table (one per RUC)
+     */
+    Published publish(Instant now, long runId, long staged) {
         return jdbi.inTransaction(handle -> {
-            Published published = build(handle, now);
-            swap(handle, published.rows(), now);
-            return published;
+            PublishRows rows = handle.attach(PublishRows.class);
+            rows.prepare();
+            if (!rows.registryHasRecords()) {
+                long built = build(handle, now);
+                swap(handle);
+                DatasetLoads.record(handle, DATASET, built, now);
+                rows.dropStage();
+                LOG.info("published into an empty registry: {} records, nothing recorded in the change log", built);
+                return new Published(Publication.FIRST_LOAD, built, built, 0, 0);
+            }
+
+            long t = System.nanoTime();
+            PublishRows.Difference difference = compare(rows);
+            long inService = staged - difference.added() + difference.removed();
+            LOG.info("compared the {} staged records with the {} in service in {} ms: {} added, {} changed,"
+                            + " {} removed", staged, inService, millisSince(t), difference.added(),
+                    difference.changed(), difference.removed());
+            RemovedShare.refuseAbove(difference.removed(), inService, maxRemovedShare, "records of the registry");
+
+            Publication how = Publication.choose(inService, difference.total(),
+                    searchIndex && !rows.searchIndexInService());
+            t = System.nanoTime();
+            long logged = rows.logChanges(ChangeLog.changes(answerFields("o", "d")), runId, now);
+            long changed = logged - difference.added() - difference.removed();
+            LOG.info("recorded {} changes in the change log in {} ms ({} records changed in their answers, {} only in"
+                            + " their published parts)", logged, millisSince(t), changed,
+                    difference.changed() - changed);
+            if (how == Publication.DIFFERENCE) {
+                t = System.nanoTime();
+                apply(rows, difference, now);
+                LOG.info("applied the difference to the registry in service in {} ms", millisSince(t));
+            } else {
+                LOG.info("the difference touches {} of {} records, over {} %: building a new registry instead",
+                        difference.total(), inService, Math.round(100 * Publication.REBUILD_ABOVE));
+                build(handle, now);
+                swap(handle);
+            }
+            DatasetLoads.recordChanges(handle, DATASET, staged, now, difference.added(), changed,
+                    difference.removed());
+            rows.dropStage();
+            return new Published(how, staged, difference.added(), changed, difference.removed());
         });
     }
 
-    private Published build(Handle handle, Instant now) {
+    /**
+     * The change set, in two steps: which RUCs differ, comparing only RUCs and fingerprints (a hash join over the
+     * two tables' keys, which spills little when the registry outgrows memory), then the staged values of those.
+     */
+    private static PublishRows.Difference compare(PublishRows rows) {
+        rows.createDiffKeys();
+        rows.analyze(DIFF_KEYS);
+        rows.createDiff(RegistryColumns.each(c -> "s." + c, ", "), RegistrySearch.valueOf("s"));
+        rows.analyze(DIFF);
+        return rows.difference();
+    }
+
+    /**
+     * The difference applied to the registry in service, one statement per kind; the triggers step aside
+     * ({@link RegistrySearch#PUBLICATION}), so the words go first, in one statement from the names that go and come,
+     * while the old names can still be read.
+     */
+    private static void apply(PublishRows rows, PublishRows.Difference difference, Instant now) {
+        rows.changeWords();
+        if (difference.removed() > 0) {
+            rows.deleteRemoved();
+        }
+        if (difference.changed() > 0) {
+            rows.updateChanged(RegistryColumns.each(c -> c + " = s." + c, ", "), ANSWER_DIFFERS, now);
+        }
+        if (difference.added() > 0) {
+            rows.insertAdded(RegistryColumns.PUBLISHED, RegistryColumns.each(c -> "s." + c, ", "), now);
+        }
+    }
+
+    /** Builds {@value #NEW} from the staging table and the registry in service, with its indexes and words. */
+    private long build(Handle handle, Instant now) {
         PublishRows rows = handle.attach(PublishRows.class);
-        // Room for the join's hash table and the primary key's sort, for this transaction only.
-        rows.setWorkMem();
         // CREATE TABLE AS, unlike INSERT ... SELECT, may run the join with parallel workers. Its columns follow
         // the table in service, in its order and with its types, so the API's prepared statements keep their
         // result shape across the swap; a column this job does not know is carried over from the old row.
@@ -76,7 +203,10 @@ final class RegistryPublisher {
         List<String> constraints = new ArrayList<>();
         for (PublishRows.RegistryColumn column : rows.columnsInService()) {
             String value = switch (column.name()) {
-                case "actualizado" -> "case when o.content_hash = s.content_hash then o.actualizado else :now end";
+                // Unchanged, or changed only in parts the answer does not show: the old time, and so the old ETag.
+                case "actualizado" -> "case when o.ruc is null then :now"
+                        + " when o.content_hash is not distinct from s.content_hash then o.actualizado"
+                        + " when " + ANSWER_DIFFERS + " then :now else o.actualizado end";
                 case "ruc", "content_hash" -> "s." + column.name();
                 case RegistrySearch.COLUMN -> RegistrySearch.valueOf("s");
                 // The padrón's columns come from the file; the others (tipo, ciiu…) from the registry in service.
@@ -87,21 +217,22 @@ final class RegistryPublisher {
                 constraints.add("alter column " + column.name() + " set not null");
             }
         }
-        long built = rows.createNew(String.join(", ", select), now);
         long t = System.nanoTime();
+        long built = rows.createNew(String.join(", ", select), now);
+        LOG.info("built the new registry in {} ms", millisSince(t));
+        t = System.nanoTime();
         // One statement: the NOT NULL checks ride on the primary key's scan of the table.
         constraints.add("add constraint " + NEW + "_pkey primary key (ruc)");
         rows.constrainNew(String.join(", ", constraints));
-        LOG.info("indexed the new registry in {} ms", (System.nanoTime() - t) / 1_000_000);
-        handle.execute(RegistrySearch.triggerOn(NEW));
+        LOG.info("indexed the new registry in {} ms", millisSince(t));
+        RegistrySearch.triggersOn(NEW).forEach(handle::execute);
         if (searchIndex) {
             t = System.nanoTime();
             handle.execute(RegistrySearch.indexOn(NEW, NEW_SEARCH_INDEX));
-            LOG.info("built the search index of the new registry in {} ms", (System.nanoTime() - t) / 1_000_000);
+            LOG.info("built the search index of the new registry in {} ms", millisSince(t));
             t = System.nanoTime();
             RegistrySearch.wordsOf(NEW, NEW_WORDS, NEW_WORDS_INDEX).forEach(handle::execute);
-            LOG.info("listed the new registry's words for close spellings in {} ms",
-                    (System.nanoTime() - t) / 1_000_000);
+            LOG.info("listed the new registry's words for close spellings in {} ms", millisSince(t));
         } else {
             LOG.info("search.enabled is false: the new registry has no search index");
         }
@@ -113,11 +244,11 @@ final class RegistryPublisher {
         if (searchIndex) {
             handle.execute("analyze " + NEW_WORDS);
         }
-        LOG.info("analyzed the new registry in {} ms", (System.nanoTime() - t) / 1_000_000);
-        return new Published(built);
+        LOG.info("analyzed the new registry in {} ms", millisSince(t));
+        return built;
     }
 
-    private void swap(Handle handle, long rows, Instant now) {
+    private void swap(Handle handle) {
         // Readers wait for these few catalogue changes only, not for the build above.
         handle.attach(PublishRows.class).swap();
         if (searchIndex) {
@@ -130,18 +261,39 @@ final class RegistryPublisher {
         // The table in service keeps telling the API instances of every change, and they learn of this one.
         handle.execute(RegistryChanges.triggerOn("ruc_registry"));
         handle.execute(RegistryChanges.ANNOUNCE);
-        DatasetLoads.record(handle, "padron", rows, now);
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
     }
 
     /** The publication's SQL, in its transaction. */
     interface PublishRows {
+        /** The change set's size, by kind; {@code changed} counts every record whose published fields differ. */
+        record Difference(long added, long changed, long removed) {
+            long total() {
+                return added + changed + removed;
+            }
+        }
+
         /** A column of the registry in service. */
         record RegistryColumn(String name, String type, boolean notNull) {
         }
 
+        // Room for the joins' hash tables and the primary key's sort, for this transaction only; the triggers step
+        // aside (the publication keeps names and words right itself); and a server that loses this run's connection
+        // (a killed ETL) stops its statement within a second instead of finishing it before it rolls back.
         @SqlScript("set local work_mem = '256MB'")
         @SqlScript("set local maintenance_work_mem = '512MB'")
-        void setWorkMem();
+        @SqlScript(RegistrySearch.PUBLICATION_STARTS)
+        @SqlScript("set local client_connection_check_interval = '1s'")
+        void prepare();
+
+        @SqlQuery("select exists (select 1 from ruc_registry)")
+        boolean registryHasRecords();
+
+        @SqlQuery("select to_regclass('" + RegistrySearch.INDEX + "') is not null")
+        boolean searchIndexInService();
 
         @SqlQuery("""
                 select column_name as name, format_type(atttypid, atttypmod) as type, attnotnull as not_null
@@ -152,8 +304,66 @@ final class RegistryPublisher {
         @RegisterConstructorMapper(RegistryColumn.class)
         List<RegistryColumn> columnsInService();
 
-        @SqlUpdate("create table " + NEW + " as select <select> from " + PadronStager.STAGE
-                + " s left join ruc_registry o on o.ruc = s.ruc")
+        @SqlUpdate("create unlogged table " + DIFF_KEYS + " as"
+                + " select coalesce(s.ruc, o.ruc) as ruc,"
+                + "        case when o.ruc is null then 'added' when s.ruc is null then 'removed' else 'changed' end"
+                + "          as kind"
+                + "   from (select ruc, content_hash from " + PadronStager.STAGE + ") s"
+                + "   full join (select ruc, content_hash from ruc_registry) o on o.ruc = s.ruc"
+                + "  where o.ruc is null or s.ruc is null or o.content_hash is distinct from s.content_hash")
+        void createDiffKeys();
+
+        @SqlUpdate("create unlogged table " + DIFF + " as"
+                + " select k.ruc, k.kind, <published>, <name> as " + RegistrySearch.COLUMN + ", s.content_hash"
+                + "   from " + DIFF_KEYS + " k left join " + PadronStager.STAGE + " s on s.ruc = k.ruc")
+        void createDiff(@Define("published") String published, @Define("name") String name);
+
+        @SqlUpdate("analyze <table>")
+        void analyze(@Define("table") String table);
+
+        @SqlQuery("select count(*) filter (where kind = 'added') as added,"
+                + " count(*) filter (where kind = 'changed') as changed,"
+                + " count(*) filter (where kind = 'removed') as removed from " + DIFF)
+        @RegisterConstructorMapper(Difference.class)
+        Difference difference();
+
+        /** One row per RUC added, removed or changed in its answer; a change only to published parts is not one. */
+        @SqlUpdate("insert into " + ChangeLog.TABLE + " (ruc, kind, changes, load_run_id, at)"
+                + " select ruc, kind, changes, :runId, :now from ("
+                + "   select d.ruc, d.kind, case when d.kind = 'changed' then <changes> end as changes"
+                + "     from " + DIFF + " d left join ruc_registry o on o.ruc = d.ruc and d.kind = 'changed') c"
+                + "  where kind <> 'changed' or changes is not null"
+                + "  order by ruc")
+        long logChanges(@Define("changes") String changes, long runId, Instant now);
+
+        /** The words of the names that go (removed, renamed) and come (added, renamed), in one statement. */
+        @SqlScript("select " + RegistrySearch.WORDS_CHANGE + "("
+                + " array(select o." + RegistrySearch.COLUMN + " from " + DIFF + " d join ruc_registry o on o.ruc = d.ruc"
+                + "        where d.kind = 'removed'"
+                + "           or o." + RegistrySearch.COLUMN + " is distinct from d." + RegistrySearch.COLUMN + "),"
+                + " array(select d." + RegistrySearch.COLUMN + " from " + DIFF + " d"
+                + "         left join ruc_registry o on o.ruc = d.ruc"
+                + "        where d.kind = 'added' or (d.kind = 'changed'"
+                + "          and o." + RegistrySearch.COLUMN + " is distinct from d." + RegistrySearch.COLUMN + ")))")
+        void changeWords();
+
+        @SqlUpdate("delete from ruc_registry o using " + DIFF + " d where d.kind = 'removed' and o.ruc = d.ruc")
+        void deleteRemoved();
+
+        /** Changed in its answer: the publication's time; only in its published parts: the time it had. */
+        @SqlUpdate("update ruc_registry o set <set>, content_hash = s.content_hash,"
+                + " " + RegistrySearch.COLUMN + " = s." + RegistrySearch.COLUMN + ","
+                + " actualizado = case when <differs> then :now else o.actualizado end"
+                + "  from " + DIFF + " s where s.kind = 'changed' and o.ruc = s.ruc")
+        void updateChanged(@Define("set") String set, @Define("differs") String differs, Instant now);
+
+        @SqlUpdate("insert into ruc_registry (ruc, <columns>, content_hash, " + RegistrySearch.COLUMN + ", actualizado)"
+                + " select s.ruc, <values>, s.content_hash, s." + RegistrySearch.COLUMN + ", :now"
+                + "   from " + DIFF + " s where s.kind = 'added' order by s.ruc")
+        void insertAdded(@Define("columns") String columns, @Define("values") String values, Instant now);
+
+        @SqlUpdate("create table " + NEW + " with (fillfactor = " + FILLFACTOR + ") as select <select> from "
+                + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc")
         long createNew(@Define("select") String select, Instant now);
 
         @SqlUpdate("alter table " + NEW + " <constraints>")
@@ -163,7 +373,10 @@ final class RegistryPublisher {
         @SqlScript("alter table " + NEW + " rename to ruc_registry")
         @SqlScript("drop table " + OLD)
         @SqlScript("alter index " + NEW + "_pkey rename to ruc_registry_pkey")
-        @SqlScript("drop table " + PadronStager.STAGE)
         void swap();
+
+        @SqlScript("drop table " + PadronStager.STAGE)
+        @SqlScript("drop table if exists " + DIFF_KEYS + ", " + DIFF)
+        void dropStage();
     }
 }

@@ -12,6 +12,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import pe.quipu.core.ruc.ChangesSettings;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
@@ -21,6 +22,7 @@ import pe.quipu.etl.run.Staged;
 import pe.quipu.etl.source.SourceFile;
 
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
@@ -34,8 +36,10 @@ import java.util.Locale;
  *   lines, rejected (filter) = lines with a bad RUC, date or ubigeo, plus earlier lines of a RUC met twice in a
  *   list; the first rejected lines are logged and kept in the step's context ({@code rejected.sample}).</li>
  *   <li>{@code publish}: refuses the file when the rejected share is over {@code etl.maxRejectedShare}, or when it
- *   holds fewer rows than {@code etl.minRetainedShare} of the copy a previous run put in service; otherwise
- *   replaces the list (or swaps in the premises) in one transaction. Written = rows in service.</li>
+ *   holds fewer rows than {@code etl.minRetainedShare} of the copy a previous run put in service, or when a list's
+ *   file would take more than {@code changes.maxRemovedShare} of its RUCs off it; otherwise replaces the list, with
+ *   the change log's rows of the RUCs that joined or left it ({@link ListPublisher}), or swaps in the premises
+ *   (which record nothing), in one transaction. Written = rows in service.</li>
  * </ol>
  */
 @Configuration(proxyBeanMethods = false)
@@ -45,37 +49,44 @@ public class SunatJobs {
 
     @Bean(name = "agentes-retencion")
     Job agentesRetencion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                         JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.AGENTES_RETENCION, jobs, transactions, jdbi, options, settings, clock, events);
+                         JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
+                         RunEvents events) {
+        return job(SunatFile.AGENTES_RETENCION, jobs, transactions, jdbi, options, settings, changes, clock, events);
     }
 
     @Bean(name = "buenos-contribuyentes")
     Job buenosContribuyentes(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                             JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.BUENOS_CONTRIBUYENTES, jobs, transactions, jdbi, options, settings, clock, events);
+                             JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
+                             RunEvents events) {
+        return job(SunatFile.BUENOS_CONTRIBUYENTES, jobs, transactions, jdbi, options, settings, changes, clock,
+                events);
     }
 
     @Bean(name = "agentes-percepcion")
     Job agentesPercepcion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                          JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.AGENTES_PERCEPCION, jobs, transactions, jdbi, options, settings, clock, events);
+                          JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
+                          RunEvents events) {
+        return job(SunatFile.AGENTES_PERCEPCION, jobs, transactions, jdbi, options, settings, changes, clock, events);
     }
 
     @Bean(name = "agentes-percepcion-combustibles")
     Job agentesPercepcionCombustibles(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                                      JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.AGENTES_PERCEPCION_COMBUSTIBLES, jobs, transactions, jdbi, options, settings, clock,
-                events);
+                                      JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
+                                      RunEvents events) {
+        return job(SunatFile.AGENTES_PERCEPCION_COMBUSTIBLES, jobs, transactions, jdbi, options, settings, changes,
+                clock, events);
     }
 
     @Bean(name = "locales-anexos")
     Job localesAnexos(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                      JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
-        return job(SunatFile.LOCALES_ANEXOS, jobs, transactions, jdbi, options, settings, clock, events);
+                      JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
+                      RunEvents events) {
+        return job(SunatFile.LOCALES_ANEXOS, jobs, transactions, jdbi, options, settings, changes, clock, events);
     }
 
     private static Job job(SunatFile file, JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
-                           JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
+                           JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
+                           RunEvents events) {
         return new JobBuilder(file.jobName(), jobs)
                 .listener(events)
                 .start(new StepBuilder("stage", jobs)
@@ -102,8 +113,17 @@ public class SunatJobs {
                                 SunatStager.dropLeftovers(jdbi, file);
                                 throw refused;
                             }
-                            long rows = file.isList() ? new ListPublisher(jdbi).publish(file, clock.instant())
-                                    : new AnexosPublisher(jdbi).publish(clock.instant());
+                            long rows;
+                            try {
+                                rows = file.isList()
+                                        ? new ListPublisher(jdbi, changes.maxRemovedShare()).publish(file,
+                                                clock.instant().truncatedTo(ChronoUnit.MICROS), step.getJobExecutionId())
+                                        : new AnexosPublisher(jdbi).publish(clock.instant());
+                            } catch (RuntimeException refusedOrFailed) {
+                                // Rolled back: the data in service stays; the staging table goes now.
+                                SunatStager.dropLeftovers(jdbi, file);
+                                throw refusedOrFailed;
+                            }
                             contribution.incrementWriteCount(rows);
                             LOG.info("{}: {} rows in service", file.jobName(), rows);
                             return RepeatStatus.FINISHED;

@@ -145,6 +145,8 @@ class SearchDuringLoadTest {
                   embeddedDataDirectory: %s
                 etl:
                   minRetainedShare: 0
+                changes:
+                  maxRemovedShare: 1
                 search:
                   enabled: false
                 """.formatted(quipu.database.dataDirectory()));

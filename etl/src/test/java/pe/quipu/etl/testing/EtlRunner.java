@@ -46,8 +46,9 @@ public final class EtlRunner {
     }
 
     /**
-     * Runs the ETL. The check against truncated padrón files is off, since test classes load registries of every
-     * size one after another; {@link #runKeeping} turns it on.
+     * Runs the ETL. The checks against truncated files and against files that remove too much are off, since test
+     * classes load registries of every size one after another; {@link #runKeeping} and {@link #runRemovingAtMost}
+     * turn them on.
      */
     public EtlRun run(String... args) {
         return runKeeping(0, args);
@@ -58,6 +59,11 @@ public final class EtlRunner {
         return withConfig(minRetainedShare, args, this::runWith);
     }
 
+    /** {@link #run}, refusing a file that removes more than {@code maxRemovedShare} of the data in service. */
+    public EtlRun runRemovingAtMost(double maxRemovedShare, String... args) {
+        return withConfig("", 0, maxRemovedShare, "", args, this::runWith);
+    }
+
     /**
      * {@link #run} in {@code environment} ({@code development} or {@code production}), with {@code etl} settings
      * (name, YAML value) added to the {@code etl:} section.
@@ -65,7 +71,7 @@ public final class EtlRunner {
     public EtlRun runConfigured(String environment, Map<String, String> etl, String... args) {
         StringBuilder more = new StringBuilder();
         etl.forEach((name, value) -> more.append("  ").append(name).append(": ").append(value).append('\n'));
-        return withConfig("environment: " + environment + "\n", 0, more.toString(), args, this::runWith);
+        return withConfig("environment: " + environment + "\n", 0, 1, more.toString(), args, this::runWith);
     }
 
     /**
@@ -120,10 +126,10 @@ public final class EtlRunner {
 
     /** {@code action} on {@code args} with a configuration file of the test database appended, then deleted. */
     private EtlRun withConfig(double minRetainedShare, String[] args, Function<String[], EtlRun> action) {
-        return withConfig("", minRetainedShare, "", args, action);
+        return withConfig("", minRetainedShare, 1, "", args, action);
     }
 
-    private EtlRun withConfig(String top, double minRetainedShare, String etl, String[] args,
+    private EtlRun withConfig(String top, double minRetainedShare, double maxRemovedShare, String etl, String[] args,
                               Function<String[], EtlRun> action) {
         try {
             Path config = Files.createTempFile("quipu-etl-", ".yml");
@@ -136,10 +142,13 @@ public final class EtlRunner {
                           attemptTimeout: 1400ms
                           maxAttempts: 3
                           retryWait: 200ms
+                        changes:
+                          maxRemovedShare: %s
                         etl:
                           maxRejectedShare: 0.001
                           minRetainedShare: %s
-                        """.formatted(database.dataDirectory(), bcrp.baseUrl(), minRetainedShare) + etl);
+                        """.formatted(database.dataDirectory(), bcrp.baseUrl(), maxRemovedShare, minRetainedShare)
+                        + etl);
                 String[] full = Arrays.copyOf(args, args.length + 1);
                 full[args.length] = config.toString();
                 return action.apply(full);

@@ -1,0 +1,128 @@
+package pe.quipu.api.ruc;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jdbi.v3.core.Jdbi;
+import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.core.ruc.Ruc;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A RUC's history (contract §11): its changes in the log, newest first ({@code at}, then {@code id}), within
+ * retention, a page at a time. Not kept in memory: a page is one read of the log's {@code (ruc, at desc, id desc)}
+ * index, and a RUC without changes one more (does the registry or the log know it).
+ */
+public final class RucHistory {
+
+    /** A page of changes and where the next one starts (null on the last page). */
+    record Page(List<RucChange> items, HistoryCursor next) {
+    }
+
+    private final Jdbi jdbi;
+    private final ObjectMapper json;
+    private final Supplier<Instant> cutoff;
+
+    /** @param cutoff the retention's cut-off now ({@link ChangeRetention#cutoff()}) */
+    RucHistory(Jdbi jdbi, ObjectMapper json, Supplier<Instant> cutoff) {
+        this.jdbi = jdbi;
+        this.json = json;
+        this.cutoff = cutoff;
+    }
+
+    /**
+     * Up to {@code limit} changes of {@code ruc}, after {@code after} when not null (a cursor of this RUC's history).
+     * An empty page is an answer only for a RUC that the registry holds or that the log knows within retention.
+     *
+     * @throws NotFound when neither does
+     */
+    Page page(Ruc ruc, int limit, HistoryCursor after) {
+        Instant from = cutoff.get();
+        // No snapshot is needed across the two reads: a load between them only adds to what the second one sees
+        // (a removal is logged too), so the worst it does is answer [] for a RUC whose first change it just
+        // published; nothing makes a RUC unseen but the cut-off, which is fixed for the request.
+        List<ChangeLogRows.Row> rows = jdbi.withHandle(handle -> {
+            ChangeLogRows log = handle.attach(ChangeLogRows.class);
+            List<ChangeLogRows.Row> found = after == null
+                    ? log.newest(ruc.value(), from, limit + 1)
+                    : log.after(ruc.value(), from, after.at(), after.id(), limit + 1);
+            if (found.isEmpty() && !log.seen(ruc.value(), from)) {
+                throw new NotFound("No taxpayer with RUC " + ruc.value() + " in the registry, nor in its change"
+                        + " log");
+            }
+            return found;
+        });
+        boolean more = rows.size() > limit;
+        List<ChangeLogRows.Row> shown = more ? rows.subList(0, limit) : rows;
+        List<RucChange> items = new ArrayList<>(shown.size());
+        for (ChangeLogRows.Row row : shown) {
+            items.add(change(row));
+        }
+        ChangeLogRows.Row last = more ? shown.getLast() : null;
+        return new Page(items, last == null ? null : new HistoryCursor(ruc.value(), last.at(), last.id()));
+    }
+
+    private RucChange change(ChangeLogRows.Row row) {
+        return new RucChange(row.ruc(), row.kind(), changes(read(row.changes())), padrones(read(row.padrones())),
+                row.loadRunId(), row.at());
+    }
+
+    /** The differing fields in the record's order, then any other the log names, in its order. */
+    private static Map<String, RucChange.FieldChange> changes(JsonNode stored) {
+        if (stored == null || !stored.isObject()) {
+            return null;
+        }
+        Map<String, RucChange.FieldChange> changes = new LinkedHashMap<>();
+        for (String field : RucChange.FIELDS) {
+            if (stored.has(field)) {
+                changes.put(field, fieldChange(stored.get(field)));
+            }
+        }
+        for (Iterator<String> names = stored.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            changes.computeIfAbsent(field, f -> fieldChange(stored.get(f)));
+        }
+        return changes;
+    }
+
+    private static RucChange.FieldChange fieldChange(JsonNode change) {
+        return new RucChange.FieldChange(text(change.get("from")), text(change.get("to")));
+    }
+
+    private static RucChange.Padrones padrones(JsonNode stored) {
+        if (stored == null || !stored.isObject()) {
+            return null;
+        }
+        return new RucChange.Padrones(names(stored.get("joined")), names(stored.get("left")));
+    }
+
+    private static List<String> names(JsonNode list) {
+        List<String> names = new ArrayList<>();
+        if (list != null) {
+            list.forEach(name -> names.add(name.asText()));
+        }
+        return names;
+    }
+
+    private static String text(JsonNode value) {
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private JsonNode read(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("PostgreSQL's jsonb is always JSON", e);
+        }
+    }
+}
