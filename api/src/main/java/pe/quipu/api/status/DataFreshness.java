@@ -79,7 +79,8 @@ public final class DataFreshness {
         @SqlQuery("select count(*) from ubigeos")
         int ubigeoCount();
 
-        @SqlQuery("select moneda, max(fecha) as fecha from exchange_rates group by moneda")
+        // BCRP's rates, which /v1/status and the health check speak of.
+        @SqlQuery("select moneda, max(fecha) as fecha from exchange_rates where fuente = 'bcrp' group by moneda")
         @RegisterConstructorMapper(LatestRate.class)
         List<LatestRate> latestRates();
     }

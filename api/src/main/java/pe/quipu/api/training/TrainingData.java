@@ -8,6 +8,7 @@ import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.ExchangeRateWriter;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.core.ruc.PadronRecord;
 import pe.quipu.core.ruc.PadronSample;
 import pe.quipu.core.ruc.RegistryUpsert;
@@ -48,8 +49,8 @@ final class TrainingData {
         return platform.jdbi().inTransaction(handle -> {
             List<PadronRecord> records = PadronSample.records();
             RegistryUpsert.upsert(handle, records, now);
-            for (Moneda moneda : Moneda.values()) {
-                ExchangeRateWriter.save(handle, rates(moneda, today(), now), moneda, List.of(), now);
+            for (RateSeries series : RateSeries.all()) {
+                ExchangeRateWriter.save(handle, rates(series, today(), now), series, List.of(), now);
             }
             KeyIssuer issuer = new KeyIssuer(clock, platform.outbox());
             UUID account = issuer.accountFor(handle, EMAIL);
@@ -65,13 +66,14 @@ final class TrainingData {
     }
 
     /** One publication a day, today included, with made-up numbers of the right size. */
-    static List<ExchangeRate> rates(Moneda moneda, LocalDate today, Instant capturedAt) {
+    static List<ExchangeRate> rates(RateSeries series, LocalDate today, Instant capturedAt) {
+        Moneda moneda = series.moneda();
         BigDecimal base = moneda == Moneda.USD ? new BigDecimal("3.700") : new BigDecimal("4.050");
         List<ExchangeRate> rates = new ArrayList<>();
         for (int i = 0; i < RATE_DAYS; i++) {
             BigDecimal compra = base.add(BigDecimal.valueOf(i % 5, 3));
             rates.add(new ExchangeRate(moneda, today.minusDays(i), compra, compra.add(new BigDecimal("0.004")),
-                    ExchangeRate.FUENTE_BCRP, capturedAt));
+                    series.fuente().code(), capturedAt));
         }
         return rates;
     }

@@ -11,10 +11,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.core.fx.BcrpClient;
-import pe.quipu.core.fx.BcrpFetch;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.fx.ExchangeRateWriter;
-import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.Fuente;
+import pe.quipu.core.fx.RateFetch;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.StepTransaction;
@@ -30,7 +31,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@code tipo-cambio [--from D] [--to D]}: backfills BCRP's USD and EUR rates (contract §5) for the range, by
+ * {@code tipo-cambio [--from D] [--to D]}: backfills BCRP's own USD and EUR rates (contract §5) for the range, by
  * default the last 10 days. Each currency's range is asked for in chunks of {@value #CHUNK_DAYS} days, one BCRP
  * request each, and each chunk is stored in a transaction of its own by the API's rules
  * ({@link ExchangeRateWriter}: unchanged publications keep their capture time, {@code n.d.} on either side is
@@ -44,7 +45,7 @@ public class TipoCambioJob {
     static final int CHUNK_DAYS = 90;
     private static final Logger LOG = LoggerFactory.getLogger(TipoCambioJob.class);
 
-    record Chunk(Moneda moneda, LocalDate from, LocalDate to) {
+    record Chunk(RateSeries series, LocalDate from, LocalDate to) {
     }
 
     @Bean(destroyMethod = "close")
@@ -71,13 +72,13 @@ public class TipoCambioJob {
                             if (chunk == null) {
                                 return RepeatStatus.FINISHED;
                             }
-                            BcrpFetch fetch = bcrp.fetch(chunk.moneda(), chunk.from(), chunk.to());
+                            RateFetch fetch = bcrp.fetch(chunk.series(), chunk.from(), chunk.to());
                             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
                             int written = stepTransaction.inStep(handle ->
                                     ExchangeRateWriter.store(handle, fetch, now));
                             fetch.publications().forEach(p -> contribution.incrementReadCount());
                             contribution.incrementWriteCount(written);
-                            LOG.info("{} {}..{}: {} publications, {} new or changed", chunk.moneda(), chunk.from(),
+                            LOG.info("{} {}..{}: {} publications, {} new or changed", chunk.series(), chunk.from(),
                                     chunk.to(), fetch.publications().size(), written);
                             return pending.isEmpty() ? RepeatStatus.FINISHED : RepeatStatus.CONTINUABLE;
                         }, transactions)
@@ -88,10 +89,10 @@ public class TipoCambioJob {
     /** Every currency's range cut into chunks of at most {@value #CHUNK_DAYS} days, in date order. */
     static List<Chunk> chunks(DateRange range) {
         List<Chunk> chunks = new ArrayList<>();
-        for (Moneda moneda : Moneda.values()) {
+        for (RateSeries series : RateSeries.of(Fuente.BCRP)) {
             for (LocalDate from = range.from(); !from.isAfter(range.to()); from = from.plusDays(CHUNK_DAYS)) {
                 LocalDate to = from.plusDays(CHUNK_DAYS - 1L);
-                chunks.add(new Chunk(moneda, from, to.isAfter(range.to()) ? range.to() : to));
+                chunks.add(new Chunk(series, from, to.isAfter(range.to()) ? range.to() : to));
             }
         }
         return chunks;
