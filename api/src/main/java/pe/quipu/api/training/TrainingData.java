@@ -26,9 +26,10 @@ import java.util.UUID;
 
 /**
  * What the training run serves, written straight into its throwaway database by the code the operator commands use:
- * the bundled padrón sample ({@code sample-padron}), {@link #RATE_DAYS} days of USD and EUR rates up to today in Lima
- * (as BCRP's capture stores them, so that the latest rate and every date asked for are answered without BCRP), and an
- * account with a key holding every read scope ({@code create-key}). The ubigeo catalogue is seeded by the API itself.
+ * the bundled padrón sample ({@code sample-padron}), {@link #RATE_DAYS} days of rates of every series (BCRP's USD and
+ * EUR, SBS's and SUNAT's USD) up to today in Lima, one each day (as the captures store them, so that the latest rate,
+ * every date and every range asked for are answered without BCRP or SUNAT), and an account with a key holding every
+ * read scope ({@code create-key}). The ubigeo catalogue is seeded by the API itself.
  */
 final class TrainingData {
 
