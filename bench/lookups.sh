@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks the lookup path: GET /v1/ruc/{ruc} right after a start and once warm, POST /v1/ruc/batch, GET
 # /v1/ubigeos?q= and GET /v1/tipo-cambio, against a bare Dropwizard application and nginx serving the very same answer
-# bytes, and the API's memory meanwhile.
+# bytes; SUNAT's rate against BCRP's and a 31-day range of rates; and the API's memory meanwhile.
 #
 #   ./mvnw -q -B -DskipTests package && bench/lookups.sh
 #
@@ -20,12 +20,14 @@
 #   1. generates a padrón of ROWS rows (./quipu generate-padron, seed 42); starts the API, loads the padrón
 #      (./quipu etl padron), creates a key with the read scopes ruc:read, ubigeos:read and tipo-cambio:read
 #      (./quipu create-key) and lifts its account's limits so that they never bind (the set-plan task);
-#   2. exchange rates: inserts synthetic USD and EUR rates (fuente 'bcrp', as BCRP's captures are written) into
-#      exchange_rates for the last 6 days, today and tomorrow in Lima, so that GET /v1/tipo-cambio (latest) is
-#      answered from the database: a publication dated today needs no question to BCRP, and tomorrow's row keeps
-#      that true should the run cross midnight in Lima. config.yml's bcrp.captureEnabled is true and has no
-#      override, so BCRP_BASE_URL points at a closed local port (http://127.0.0.1:9): the capture the API runs
-#      after its start fails at once and nothing leaves the machine;
+#   2. exchange rates: inserts synthetic rates of every series (BCRP's USD and EUR, SBS's and SUNAT's USD, each under
+#      its fuente, as the captures write them) into exchange_rates for every day of the last 40, today and tomorrow
+#      in Lima, so that GET /v1/tipo-cambio (latest, of any source) is answered from the database: a publication
+#      dated today needs no question upstream, and tomorrow's row keeps that true should the run cross midnight in
+#      Lima; and the 31 days up to today are each a publication, so that a range of them is proven from the
+#      database alone. config.yml's bcrp.captureEnabled and sunatFx.captureEnabled are true and have no override, so
+#      BCRP_BASE_URL and SUNAT_FX_BASE_URL point at a closed local port (http://127.0.0.1:9): the captures the API
+#      runs after its start fail at once and nothing leaves the machine;
 #      Then SUNAT's four lists and premises of that padrón (./quipu generate-sunat-lists, same rows and seed), each
 #      loaded by its ETL job;
 #   3. picks 1,000 random RUCs of the registry (setseed, so the same padrón gives the same RUCs) and writes the wrk
@@ -33,7 +35,9 @@
 #      ruc-include.lua the same with ?include=padrones,anexos,
 #      batch.lua POSTs {"rucs": [...]} with 100 of them as application/json; every request carries the key;
 #   4. captures with curl the exact answers (which must be 200) of GET /v1/ruc/{the first of them}, GET
-#      /v1/ubigeos?q=lima and GET /v1/tipo-cambio into WORK/answers; stops the API (SIGTERM).
+#      /v1/ubigeos?q=lima and GET /v1/tipo-cambio into WORK/answers, checks that GET /v1/tipo-cambio?fuente=sunat and
+#      the 31-day range (fuente=sunat, desde 30 days before today, hasta today) answer 200, the range with 31 items;
+#      stops the API (SIGTERM).
 #   A. Warm-up after a start: starts the API again, times launch to the first 200 of GET /v1/status, then at once
 #      runs 10 s of ruc.lua ("first 10 s"), then STEADY_WARMUP s more in 10 s windows (each window's throughput
 #      printed).
@@ -48,7 +52,14 @@
 #      alike, where measuring one side after the other let it tilt the ratio. Each side's figure is the mean of its
 #      rounds; its p50 and p99, the highest of its rounds. The bare application stops. Then the cost of SUNAT's lists
 #      and premises: ruc-include.lua (10 s of warm-up), then ROUNDS rounds alternating ruc.lua and ruc-include.lua on
-#      Quipu (target: at least 80 % of the lookups' throughput: including them costs at most 20 %).
+#      Quipu (target: at least 80 % of the lookups' throughput: including them costs at most 20 %). Then the sources
+#      and ranges of exchange rates, on Quipu: GET /v1/tipo-cambio?fuente=sunat (10 s of warm-up), then 2 x ROUNDS
+#      rounds of GET /v1/tipo-cambio (BCRP's, the default) and ?fuente=sunat in turns, each pair in the other order
+#      than the one before (bcrp sunat, sunat bcrp, ...), so that a machine slowing down or speeding up during the run
+#      favours neither (target: SUNAT's at least 90 % of BCRP's); then the 31-day range: 10 s of warm-up (its
+#      throughput shown), then ROUNDS rounds with one connection (wrk -t1 -c1, as the batch: the time one answer
+#      takes, which 64 connections on 2 cores would bury under their own queue; target: p99 at most 10 ms, the
+#      highest of its rounds).
 #   C. Batch: batch.lua with wrk -t1 -c1, 5 s of warm-up, then 15 s measured: p50 and p99 of a 100-RUC batch. The
 #      API stops.
 #   D. The ceiling, shown and not a target: nginx (worker_processes 2, its access log on, to a file in WORK), the same
@@ -91,6 +102,8 @@ NGINX_PORT=18585
 EMAIL=bench-lookups@quipu.test
 UBIGEO_PATH="/v1/ubigeos?q=lima"
 FX_PATH="/v1/tipo-cambio"
+FX_SUNAT_PATH="/v1/tipo-cambio?fuente=sunat"
+RANGE_DAYS=31
 
 for tool in wrk nginx psql curl awk; do
   command -v "$tool" >/dev/null 2>&1 || {
@@ -108,8 +121,8 @@ bench_require_free_ports $API_PORT $ADMIN_PORT $DB_PORT $BARE_PORT $BARE_ADMIN_P
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/quipu-bench-lookups.XXXXXX")
 mkdir -p "$WORK/wrk" "$WORK/answers" "$WORK/nginx"
 export QUIPU_DATA_DIR="$WORK/data" QUIPU_PORT=$API_PORT QUIPU_ADMIN_PORT=$ADMIN_PORT QUIPU_EMBEDDED_DB_PORT=$DB_PORT
-# Any call to BCRP fails at once: nothing listens there (see step 2).
-export BCRP_BASE_URL="http://127.0.0.1:9"
+# Any call to BCRP or SUNAT fails at once: nothing listens there (see step 2).
+export BCRP_BASE_URL="http://127.0.0.1:9" SUNAT_FX_BASE_URL="http://127.0.0.1:9"
 unset DATABASE_URL DATABASE_USER DATABASE_PASSWORD QUIPU_ENV QUIPU_METERING_ENABLED QUIPU_EMBEDDED_DB_SETTINGS
 API_PID=""
 BARE_PID=""
@@ -265,13 +278,17 @@ KEY=$(./quipu create-key --email "$EMAIL" --scopes ruc:read,ubigeos:read,tipo-ca
 curl -fsS -o /dev/null -X POST \
   "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=$EMAIL&plan=enterprise&monthlyQuota=1000000000000&rateLimitRpm=2000000000"
 
-# --- Setup 2: exchange rates dated up to today in Lima (and tomorrow), so that the latest is answered from them
-sql -c "insert into exchange_rates (moneda, fecha, compra, venta, fuente, capturado_en)
-        select m.moneda, (now() at time zone 'America/Lima')::date + d, m.compra + 0.002 * d, m.venta + 0.002 * d,
-               'bcrp', now()
-          from (values ('USD', 3.741, 3.749), ('EUR', 4.052, 4.163)) as m(moneda, compra, venta)
-          cross join generate_series(-6, 1) as d
-        on conflict (moneda, fecha) do nothing"
+# --- Setup 2: exchange rates of every series dated up to today in Lima (and tomorrow), so that the latest and a range
+# of the last 31 days are answered from them
+sql -c "insert into exchange_rates (fuente, moneda, fecha, compra, venta, capturado_en)
+        select m.fuente, m.moneda, (now() at time zone 'America/Lima')::date + d, m.compra + 0.002 * d,
+               m.venta + 0.002 * d, now()
+          from (values ('bcrp', 'USD', 3.741, 3.749), ('bcrp', 'EUR', 4.052, 4.163), ('sbs', 'USD', 3.738, 3.746),
+                       ('sunat', 'USD', 3.739, 3.747)) as m(fuente, moneda, compra, venta)
+          cross join generate_series(-40, 1) as d
+        on conflict (fuente, moneda, fecha) do nothing"
+TODAY=$(sql -c "select (now() at time zone 'America/Lima')::date")
+RANGE_PATH="/v1/tipo-cambio?fuente=sunat&desde=$(date -d "$TODAY - $((RANGE_DAYS - 1)) days" +%F)&hasta=$TODAY"
 
 # --- Setup 3: RUCs and the wrk scripts
 mapfile -t RUCS < <(sql -c "select setseed(0.42)" -c "select ruc from ruc_registry order by random() limit 1000" \
@@ -319,13 +336,19 @@ EOF
 fetch_ok "/v1/ruc/$RUC" "$WORK/answers/ruc.json"
 fetch_ok "$UBIGEO_PATH" "$WORK/answers/ubigeos.json"
 fetch_ok "$FX_PATH" "$WORK/answers/tipo-cambio.json"
+fetch_ok "$FX_SUNAT_PATH" "$WORK/sunat.json"
+grep -q '"fuente":"sunat"' "$WORK/sunat.json" || { echo "bench: GET $FX_SUNAT_PATH is not SUNAT's rate" >&2; exit 1; }
+fetch_ok "$RANGE_PATH" "$WORK/range.json"
+[ "$(grep -o '"fecha"' "$WORK/range.json" | wc -l)" = "$RANGE_DAYS" ] || {
+  echo "bench: GET $RANGE_PATH did not list $RANGE_DAYS rates:" >&2; head -c 600 "$WORK/range.json" >&2; exit 1; }
 code=$(curl -sS -o "$WORK/batch-answer.json" -w '%{http_code}' -X POST -H "Authorization: Bearer $KEY" \
   -H "Content-Type: application/json" --data-binary @"$WORK/batch.json" "http://127.0.0.1:$API_PORT/v1/ruc/batch")
 grep -q '"ok":100' "$WORK/batch-answer.json" && [ "$code" = 200 ] || {
   echo "bench: POST /v1/ruc/batch answered $code, not 200 with 100 ok:" >&2; head -c 600 "$WORK/batch-answer.json" >&2; exit 1; }
 echo "setup: answers captured: GET /v1/ruc/$RUC $(wc -c < "$WORK/answers/ruc.json") bytes;" \
   "GET $UBIGEO_PATH $(grep -o '"code"' "$WORK/answers/ubigeos.json" | wc -l) districts, $(wc -c < "$WORK/answers/ubigeos.json") bytes;" \
-  "GET $FX_PATH $(wc -c < "$WORK/answers/tipo-cambio.json") bytes: $(cat "$WORK/answers/tipo-cambio.json")"
+  "GET $FX_PATH $(wc -c < "$WORK/answers/tipo-cambio.json") bytes: $(cat "$WORK/answers/tipo-cambio.json");" \
+  "GET $FX_SUNAT_PATH $(wc -c < "$WORK/sunat.json") bytes; GET $RANGE_PATH $RANGE_DAYS rates, $(wc -c < "$WORK/range.json") bytes"
 stop_api
 
 # --- A. Warm-up after a start
@@ -425,6 +448,36 @@ PLAIN_RPS=$(mean "${plain[@]}") INCLUDE_RPS=$(mean "${included[@]}")
 echo "   ruc ?include=padrones,anexos, $ROUNDS rounds of $ROUND_S s each in turns with the same lookups without it:" \
   "$(IFS=/; echo "${included[*]}") req/s, mean $INCLUDE_RPS, p99 $INCLUDE_P99 ms; without: $(IFS=/; echo "${plain[*]}")" \
   "req/s, mean $PLAIN_RPS"
+# SUNAT's rate in turns with BCRP's (the default, whose answers are the ones before the sources), each pair in the
+# other order than the one before; then a 31-day range.
+load quipu sunat-warmup $API_PORT 10 "" "$FX_SUNAT_PATH"
+bcrp=() sunat=() SUNAT_P99=0
+for k in $(seq 1 $((2 * ROUNDS))); do
+  for which in $([ $((k % 2)) = 1 ] && echo "bcrp sunat" || echo "sunat bcrp"); do
+    if [ "$which" = bcrp ]; then
+      load quipu "fx-bcrp-$k" $API_PORT "$ROUND_S" "" "$FX_PATH"
+      bcrp+=("$R_RPS")
+    else
+      load quipu "fx-sunat-$k" $API_PORT "$ROUND_S" "" "$FX_SUNAT_PATH"
+      sunat+=("$R_RPS"); SUNAT_P99=$(larger "$SUNAT_P99" "$R_P99")
+    fi
+  done
+done
+FX_BCRP_RPS=$(mean "${bcrp[@]}") FX_SUNAT_RPS=$(mean "${sunat[@]}")
+echo "   tipo-cambio?fuente=sunat, $((2 * ROUNDS)) rounds of $ROUND_S s each in turns with tipo-cambio (bcrp):" \
+  "$(IFS=/; echo "${sunat[*]}") req/s, mean $FX_SUNAT_RPS, p99 $SUNAT_P99 ms; bcrp: $(IFS=/; echo "${bcrp[*]}")" \
+  "req/s, mean $FX_BCRP_RPS"
+load quipu range-warmup $API_PORT 10 "" "$RANGE_PATH"
+RANGE_C64_RPS=$R_RPS
+ranges=() RANGE_P50=0 RANGE_P99=0
+for k in $(seq 1 "$ROUNDS"); do
+  load quipu "range-$k" $API_PORT "$ROUND_S" "" "$RANGE_PATH" -t1 -c1
+  ranges+=("$R_RPS"); RANGE_P50=$(larger "$RANGE_P50" "$R_P50"); RANGE_P99=$(larger "$RANGE_P99" "$R_P99")
+done
+RANGE_RPS=$(mean "${ranges[@]}")
+echo "   $RANGE_DAYS-day range of SUNAT's rates from the cache: $RANGE_C64_RPS req/s with wrk -t$THREADS" \
+  "-c$CONNECTIONS (10 s); with wrk -t1 -c1, $ROUNDS rounds of $ROUND_S s each: $(IFS=/; echo "${ranges[*]}") req/s," \
+  "p50 $RANGE_P50 ms, p99 $RANGE_P99 ms"
 
 # --- C. Batch, one connection
 load quipu batch-warmup $API_PORT 5 "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
@@ -515,6 +568,9 @@ R=$(quotient "$UBIGEO_RPS" "$BARE_UBIGEO_RPS")
 target "ubigeo / bare-ubigeo" "$UBIGEO_RPS / $BARE_UBIGEO_RPS req/s = $R" "$R" ">=" 0.60 ">= 0.60"
 R=$(quotient "$FX_RPS" "$BARE_FX_RPS")
 target "tipo-cambio / bare-tipo-cambio" "$FX_RPS / $BARE_FX_RPS req/s = $R" "$R" ">=" 0.60 ">= 0.60"
+R=$(quotient "$FX_SUNAT_RPS" "$FX_BCRP_RPS")
+target "tipo-cambio sunat / bcrp" "$FX_SUNAT_RPS / $FX_BCRP_RPS req/s = $R" "$R" ">=" 0.90 ">= 0.90"
+target "$RANGE_DAYS-day range p99 (-c1)" "$RANGE_P99 ms (p50 $RANGE_P50 ms)" "$RANGE_P99" "<=" 10 "<= 10 ms"
 target "API max RSS" "$RSS_MAX_MB MB" "$RSS_MAX_MB" "<=" 512 "<= 512 MB"
 echo "targets: $MET of $TARGETS met"
 echo "answers of Quipu other than 2xx/3xx: $QUIPU_BAD (must be 0); socket errors against Quipu: $QUIPU_ERRORS;" \

@@ -45,6 +45,8 @@ bench_require_jars "$API_JAR"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/quipu-bench-metering.XXXXXX")
 export QUIPU_DATA_DIR="$WORK/data" QUIPU_PORT=$API_PORT QUIPU_ADMIN_PORT=$ADMIN_PORT QUIPU_EMBEDDED_DB_PORT=$DB_PORT
 export QUIPU_EMBEDDED_DB_SETTINGS="shared_preload_libraries=pg_stat_statements"
+# The API's captures of exchange rates fail at once: nothing listens there, and nothing leaves the machine.
+export BCRP_BASE_URL=http://127.0.0.1:9 SUNAT_FX_BASE_URL=http://127.0.0.1:9
 unset DATABASE_URL DATABASE_USER DATABASE_PASSWORD QUIPU_METERING_ENABLED
 API_PID=""
 

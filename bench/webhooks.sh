@@ -84,6 +84,8 @@ DB_PORT=${PORTS[24]}
 export QUIPU_DATA_DIR="$WORK/data" QUIPU_PORT=$API_PORT QUIPU_ADMIN_PORT=$ADMIN_PORT QUIPU_EMBEDDED_DB_PORT=$DB_PORT
 export QUIPU_EMBEDDED_DB_SETTINGS="track_commit_timestamp=on"
 export QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true
+# The API's captures of exchange rates fail at once: nothing listens there, and nothing leaves the machine.
+export BCRP_BASE_URL=http://127.0.0.1:9 SUNAT_FX_BASE_URL=http://127.0.0.1:9
 unset DATABASE_URL DATABASE_USER DATABASE_PASSWORD QUIPU_WEBHOOKS_WORKER QUIPU_ENV
 API_PID=""
 NGINX_PID=""

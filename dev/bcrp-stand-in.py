@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A local stand-in for the BCRP statistics API, for trying Quipu where the real one is out of reach.
 
-Serves BCRP's real JSON shape (the samples in core/src/test/resources/bcrp/), keeping the periods within
+Serves BCRP's real JSON shape (the samples in core/src/test/resources/bcrp/): BCRP's interbank USD and EUR, and
+SBS's banking-system USD (PD04639PD-PD04640PD, fuente=sbs), which BCRP republishes; keeping the periods within
 the requested date range as BCRP does:
     python3 dev/bcrp-stand-in.py 8099 &
     BCRP_BASE_URL=http://127.0.0.1:8099/estadisticas/series/api ./quipu server config.yml
@@ -18,6 +19,7 @@ SAMPLES = pathlib.Path(__file__).resolve().parent.parent / "core" / "src" / "tes
 FILES = {
     "PD04637PD-PD04638PD": "usd_interbancario_PD04637PD-PD04638PD.json",
     "PD04647PD-PD04648PD": "eur_PD04647PD-PD04648PD.json",
+    "PD04639PD-PD04640PD": "sbs_PD04639PD-PD04640PD.json",
 }
 
 MONTHS = ["Ene", "Feb", "Mar", "Abr", "May", "Jun", "Jul", "Ago", "Set", "Oct", "Nov", "Dic"]

@@ -124,7 +124,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         Ubigeos ubigeos = new Ubigeos(platform, environment);
         Rucs rucs = new Rucs(platform, environment, configuration.getRuc(), configuration.getSearch(),
                 configuration.getChanges(), plans.limits(), ubigeos::find);
-        ExchangeRates.serve(platform, environment, configuration.getBcrp());
+        ExchangeRates.serve(platform, environment, configuration.getBcrp(), configuration.getSunatFx());
         Status.serve(platform, environment, configuration.getFreshness(), version(), configuration.getEnvironment());
         OpenApi.serve(environment);
         Docs.serve(environment);

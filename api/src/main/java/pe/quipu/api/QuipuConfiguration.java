@@ -25,6 +25,7 @@ import pe.quipu.api.webhooks.WebhooksSettings;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.ruc.ChangesSettings;
+import pe.quipu.core.fx.SunatFxSettings;
 import pe.quipu.core.ruc.SearchSettings;
 
 import java.util.ArrayList;
@@ -56,6 +57,12 @@ public class QuipuConfiguration extends Configuration
     @NotNull
     @JsonProperty
     private BcrpSettings bcrp = new BcrpSettings();
+
+    /** SUNAT's exchange-rate publication (contract §12): where it is, its bounds, its capture. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private SunatFxSettings sunatFx = new SunatFxSettings();
 
     @Valid
     @NotNull
@@ -174,6 +181,11 @@ public class QuipuConfiguration extends Configuration
     @Override
     public BcrpSettings getBcrp() {
         return bcrp;
+    }
+
+    @Override
+    public SunatFxSettings getSunatFx() {
+        return sunatFx;
     }
 
     public FreshnessSettings getFreshness() {

@@ -16,6 +16,7 @@ import jakarta.validation.constraints.Pattern;
 import pe.quipu.core.db.DatabaseSettings;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.ruc.ChangesSettings;
+import pe.quipu.core.fx.SunatFxSettings;
 import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.EtlSettings;
 
@@ -27,8 +28,8 @@ import java.util.stream.Collectors;
 /**
  * config.yml as the ETL reads it: the API's own file, read the way the API's bootstrap reads it (Dropwizard's
  * configuration factory, the same {@code ${NAME:-default}} substitution, the same {@code dw.} system-property
- * overrides, the same validation) into the same {@code database:} and {@code bcrp:} classes, plus the ETL's own
- * {@code etl:} section, and {@code search:}, which both read. The API's other sections are none of the ETL's business; within a section every name must
+ * overrides, the same validation) into the same {@code database:}, {@code bcrp:} and {@code sunatFx:} classes, plus
+ * the ETL's own {@code etl:} section, and {@code search:}, which both read. The API's other sections are none of the ETL's business; within a section every name must
  * be known, as in the API.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -48,6 +49,11 @@ public final class EtlConfiguration {
     @NotNull
     @JsonProperty
     private BcrpSettings bcrp = new BcrpSettings();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private SunatFxSettings sunatFx = new SunatFxSettings();
 
     @Valid
     @NotNull
@@ -106,6 +112,10 @@ public final class EtlConfiguration {
 
     public BcrpSettings bcrp() {
         return bcrp;
+    }
+
+    public SunatFxSettings sunatFx() {
+        return sunatFx;
     }
 
     public EtlSettings etl() {

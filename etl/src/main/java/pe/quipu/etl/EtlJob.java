@@ -27,7 +27,7 @@ public enum EtlJob {
     PADRON("padron", Set.of("file", "url"), "registry", PadronJob.class),
     PADRON_EXTENDIDO("padron-extendido", Set.of("file", "url"), "registry", PadronExtendidoJob.class),
     UBIGEO("ubigeo", Set.of("file"), "ubigeo", UbigeoJob.class),
-    TIPO_CAMBIO("tipo-cambio", Set.of("from", "to"), "tipo-cambio", TipoCambioJob.class),
+    TIPO_CAMBIO("tipo-cambio", Set.of("fuente", "from", "to"), "tipo-cambio", TipoCambioJob.class),
     // SUNAT's lists and premises (contract §10): each replaces its own rows, so each takes a lock of its own.
     AGENTES_RETENCION("agentes-retencion", Set.of("file", "url"), "agentes-retencion", SunatJobs.class),
     BUENOS_CONTRIBUYENTES("buenos-contribuyentes", Set.of("file", "url"), "buenos-contribuyentes", SunatJobs.class),
@@ -110,6 +110,13 @@ public enum EtlJob {
                 } catch (DateTimeParseException e) {
                     throw new EtlCommand.UsageException("--" + dateOption + " must be a date YYYY-MM-DD");
                 }
+            }
+        }
+        if (given.containsKey("fuente")) {
+            try {
+                TipoCambioJob.fuentes(given.get("fuente"));
+            } catch (IllegalArgumentException e) {
+                throw new EtlCommand.UsageException(e.getMessage());
             }
         }
         if (options.contains("from")) {

@@ -21,6 +21,7 @@ import pe.quipu.core.db.SchemaMigrations;
 import pe.quipu.core.events.EventOutbox;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.ruc.ChangesSettings;
+import pe.quipu.core.fx.SunatFxSettings;
 import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.JobOptions;
@@ -55,7 +56,8 @@ public final class QuipuEtl {
               padron            --file PATH (.zip or .txt) | --url URL    SUNAT padrón reducido -> RUC registry
               padron-extendido  --file PATH | --url URL                   SUNAT PadronRUC CSV -> tipo, ciiu
               ubigeo            [--file PATH] (default: the bundled INEI file)
-              tipo-cambio       [--from YYYY-MM-DD --to YYYY-MM-DD] (default: the last 10 days)
+              tipo-cambio       [--fuente bcrp|sbs|sunat|all] [--from YYYY-MM-DD --to YYYY-MM-DD]
+                                (default: every source, the last 10 days)
               agentes-retencion                --file PATH | --url URL    SUNAT AgenRet_TXT.zip -> withholding agents
               buenos-contribuyentes            --file PATH | --url URL    SUNAT BueCont_TXT.zip -> good taxpayers
               agentes-percepcion               --file PATH | --url URL    SUNAT AgenPercVI_TXT.zip -> perception agents
@@ -155,6 +157,7 @@ public final class QuipuEtl {
         try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext()) {
             context.registerBean(EtlSettings.class, configuration::etl);
             context.registerBean(BcrpSettings.class, configuration::bcrp);
+            context.registerBean(SunatFxSettings.class, configuration::sunatFx);
             context.registerBean(SearchSettings.class, configuration::search);
             context.registerBean(ChangesSettings.class, configuration::changes);
             context.registerBean(QuipuDatabase.class, () -> database);
@@ -215,8 +218,8 @@ public final class QuipuEtl {
     }
 
     private static String errorOf(JobExecution execution) {
-        return execution.getAllFailureExceptions().isEmpty() ? execution.getExitStatus().getExitDescription()
-                : RunEvents.messageOf(execution.getAllFailureExceptions().getFirst());
+        Throwable failure = RunEvents.firstFailure(execution);
+        return failure == null ? execution.getExitStatus().getExitDescription() : RunEvents.messageOf(failure);
     }
 
     /**

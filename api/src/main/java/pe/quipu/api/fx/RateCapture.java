@@ -3,8 +3,8 @@ package pe.quipu.api.fx;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import pe.quipu.core.fx.BcrpFetch;
-import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateFetch;
+import pe.quipu.core.fx.RateSeries;
 
 import java.time.Clock;
 import java.time.DayOfWeek;
@@ -13,16 +13,18 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZonedDateTime;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The in-process capture (contract §5): every {@code interval} during Lima business hours (Mon–Fri
- * 08:00–20:00), and once shortly after start-up whatever the hour, stores the last 10 days of USD and EUR
- * rates, so that requests are answered from the database.
+ * The in-process capture (contract §5, per source as §12 says): every {@code interval} during Lima business hours
+ * (Mon–Fri 08:00–20:00), and once shortly after start-up whatever the hour, stores the last 10 days of its series'
+ * rates, so that requests are answered from the database. One capture per source asked: BCRP's API (BCRP's USD and
+ * EUR, SBS's USD) on {@code bcrp:}'s schedule, SUNAT on {@code sunatFx:}'s.
  */
 public final class RateCapture implements Managed {
 
@@ -34,25 +36,32 @@ public final class RateCapture implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(RateCapture.class);
 
     private final ExchangeRateService rates;
+    private final List<RateSeries> series;
     private final Clock clock;
     private final Duration interval;
     private final boolean enabled;
+    /** The setting that switches it off, for the log: {@code bcrp.captureEnabled}. */
+    private final String setting;
     private ScheduledExecutorService scheduler;
 
-    public RateCapture(ExchangeRateService rates, Clock clock, Duration interval, boolean enabled) {
+    public RateCapture(ExchangeRateService rates, List<RateSeries> series, Clock clock, Duration interval,
+                       boolean enabled, String setting) {
         this.rates = rates;
+        this.series = List.copyOf(series);
         this.clock = clock;
         this.interval = interval;
         this.enabled = enabled;
+        this.setting = setting;
     }
 
     @Override
     public void start() {
         if (!enabled) {
-            LOG.info("Exchange-rate capture disabled (bcrp.captureEnabled: false)");
+            LOG.info("Exchange-rate capture of {} disabled ({}: false)", series, setting);
             return;
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("quipu-rate-capture").factory());
+        scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+                .name("quipu-rate-capture-" + series.getFirst().fuente().code()).factory());
         // A restart outside business hours still fills in what was published meanwhile.
         scheduler.schedule(this::captureNow, FIRST_DELAY.toMillis(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(() -> {
@@ -79,21 +88,21 @@ public final class RateCapture implements Managed {
     }
 
     /**
-     * Captures the last {@value #DAYS} days of every currency now. Never throws: a failure is logged and
+     * Captures the last {@value #DAYS} days of every series now. Never throws: a failure is logged and
      * the next run tries again (an exception would cancel the schedule).
      *
-     * @return the number of publications BCRP returned, per currency that succeeded
+     * @return the number of publications the source returned, per series that succeeded
      */
-    public Map<Moneda, Integer> captureNow() {
-        Map<Moneda, Integer> captured = new EnumMap<>(Moneda.class);
-        for (Moneda moneda : Moneda.values()) {
+    public Map<RateSeries, Integer> captureNow() {
+        Map<RateSeries, Integer> captured = new LinkedHashMap<>();
+        for (RateSeries one : series) {
             try {
                 LocalDate today = rates.today();
-                BcrpFetch fetch = rates.refresh(moneda, today.minusDays(DAYS - 1L), today);
-                captured.put(moneda, fetch.publications().size());
+                RateFetch fetch = rates.refresh(one, today.minusDays(DAYS - 1L), today);
+                captured.put(one, fetch.publications().size());
             } catch (RuntimeException e) {
-                // The message names the currency, range and failure; no credentials are involved with BCRP.
-                LOG.warn("Exchange-rate capture of {} failed: {}", moneda, e.getMessage());
+                // The message names the series, range and failure; no credentials are involved with BCRP or SUNAT.
+                LOG.warn("Exchange-rate capture of {} failed: {}", one, e.getMessage());
             }
         }
         return captured;

@@ -22,9 +22,13 @@ import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.core.fx.ExchangeRate;
+import pe.quipu.core.fx.Fuente;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateSeries;
 
+import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -33,7 +37,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-/** {@code GET /v1/tipo-cambio} (interface spec, Exchange rate; contract §5). */
+/**
+ * {@code GET /v1/tipo-cambio} (interface spec, Exchange rate; contract §5 and §12): one rate, or with {@code desde}
+ * and {@code hasta} every publication of a range, of {@code fuente} ({@code bcrp} by default, so that every answer
+ * without it is what it always was).
+ */
 @Timed
 @Path("/v1/tipo-cambio")
 @Produces(MediaType.APPLICATION_JSON)
@@ -41,8 +49,9 @@ import java.util.regex.Pattern;
 public final class TipoCambioResource {
 
     static final String CACHE_CONTROL = "public, max-age=1800, must-revalidate";
-    private static final List<String> PARAMETERS = List.of("moneda", "fecha");
+    private static final List<String> PARAMETERS = List.of("moneda", "fecha", "fuente", "desde", "hasta");
     private static final Pattern ISO_DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    private static final byte[] ITEMS = "{\"items\":[".getBytes(StandardCharsets.UTF_8);
 
     private final ExchangeRateService rates;
     private final ObjectMapper json;
@@ -59,9 +68,29 @@ public final class TipoCambioResource {
     public Response tipoCambio(@Auth ApiKeyPrincipal key, @Context HttpServletRequest request) {
         Map<String, String> query = StrictQueryString.single(request, PARAMETERS);
         Moneda moneda = moneda(query.get("moneda"));
-        Optional<LocalDate> fecha = fecha(query.get("fecha"));
-        ExchangeRate rate = rates.rate(moneda, fecha);
-        return Response.ok(written.get(rate, this::write), MediaType.APPLICATION_JSON_TYPE)
+        Fuente fuente = fuente(query.get("fuente"));
+        if (!fuente.serves(moneda)) {
+            throw new InvalidInput("moneda", "must be USD with fuente=" + fuente.code() + ": " + moneda
+                    + " is served from bcrp only");
+        }
+        RateSeries series = RateSeries.of(fuente, moneda);
+        Optional<LocalDate> fecha = date("fecha", query.get("fecha"));
+        Optional<LocalDate> desde = date("desde", query.get("desde"));
+        Optional<LocalDate> hasta = date("hasta", query.get("hasta"));
+        byte[] body;
+        if (desde.isPresent() || hasta.isPresent()) {
+            if (fecha.isPresent()) {
+                throw new InvalidInput("fecha", "give fecha for one date, or desde and hasta for a range, not both");
+            }
+            if (desde.isEmpty() || hasta.isEmpty()) {
+                String missing = desde.isEmpty() ? "desde" : "hasta";
+                throw new InvalidInput(missing, "a range needs both desde and hasta");
+            }
+            body = range(series, rates.range(series, desde.get(), hasta.get()));
+        } else {
+            body = written.get(rates.rate(series, fecha), this::write);
+        }
+        return Response.ok(body, MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.CACHE_CONTROL, CACHE_CONTROL)
                 .build();
     }
@@ -75,6 +104,24 @@ public final class TipoCambioResource {
         }
     }
 
+    /**
+     * {@code {"items":[…],"moneda":"USD","fuente":"sunat"}}: each item the bytes a single rate is answered with (kept
+     * in {@link #written}), as Jackson would write the {@link TipoCambioRange}.
+     */
+    byte[] range(RateSeries series, List<ExchangeRate> items) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 110 * items.size());
+        out.writeBytes(ITEMS);
+        for (int i = 0; i < items.size(); i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            out.writeBytes(written.get(items.get(i), this::write));
+        }
+        out.writeBytes(("],\"moneda\":\"" + series.moneda().name() + "\",\"fuente\":\"" + series.fuente().code()
+                + "\"}").getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
     /** Exactly "USD" or "EUR", as the spec spells them: "usd" is refused rather than guessed at. */
     private static Moneda moneda(String value) {
         if (value == null) {
@@ -83,17 +130,25 @@ public final class TipoCambioResource {
         return Moneda.fromCode(value).orElseThrow(() -> new InvalidInput("moneda", "must be USD or EUR"));
     }
 
-    private static Optional<LocalDate> fecha(String value) {
+    /** Exactly "bcrp", "sbs" or "sunat", as the spec spells them; BCRP's when absent. */
+    private static Fuente fuente(String value) {
+        if (value == null) {
+            return Fuente.BCRP;
+        }
+        return Fuente.fromCode(value).orElseThrow(() -> new InvalidInput("fuente", "must be bcrp, sbs or sunat"));
+    }
+
+    private static Optional<LocalDate> date(String name, String value) {
         if (value == null) {
             return Optional.empty();
         }
         if (!ISO_DATE.matcher(value).matches()) {
-            throw new InvalidInput("fecha", "must be a date in the form YYYY-MM-DD");
+            throw new InvalidInput(name, "must be a date in the form YYYY-MM-DD");
         }
         try {
             return Optional.of(LocalDate.parse(value));
         } catch (DateTimeParseException e) {
-            throw new InvalidInput("fecha", "must be a valid calendar date (YYYY-MM-DD)");
+            throw new InvalidInput(name, "must be a valid calendar date (YYYY-MM-DD)");
         }
     }
 
@@ -101,5 +156,10 @@ public final class TipoCambioResource {
     @JsonPropertyOrder({"fecha", "compra", "venta", "fuente", "moneda", "capturadoEn"})
     public record TipoCambio(LocalDate fecha, BigDecimal compra, BigDecimal venta, String fuente, String moneda,
                              Instant capturadoEn) {
+    }
+
+    /** A range's answer (contract §12), as {@link #range} writes it. */
+    @JsonPropertyOrder({"items", "moneda", "fuente"})
+    public record TipoCambioRange(List<TipoCambio> items, String moneda, String fuente) {
     }
 }

@@ -81,6 +81,9 @@ public final class StrictQueryString {
     }
 
     static String decode(String text) {
+        if (plain(text)) {
+            return text; // ASCII without '%' or '+' decodes to itself: fuente=sunat, fecha=2026-09-29.
+        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
         for (int i = 0; i < text.length(); ) {
             char c = text.charAt(i);
@@ -111,6 +114,16 @@ public final class StrictQueryString {
         } catch (CharacterCodingException e) {
             throw new IllegalArgumentException("percent-encoded bytes must be UTF-8");
         }
+    }
+
+    private static boolean plain(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80 || c == '%' || c == '+') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** ASCII hexadecimal only: {@link Character#digit} would also accept other scripts' digits. */

@@ -26,7 +26,9 @@ public final class DataFreshness {
             Optional<FreshnessRows.Load> load = rows.padronLoad();
             long registryRows = load.map(FreshnessRows.Load::rows).orElseGet(rows::registryRows);
             Map<String, LocalDate> latestRates = new TreeMap<>();
-            rows.latestRates().forEach(rate -> latestRates.put(rate.moneda().strip(), rate.fecha()));
+            // Keyed as RateSeries.key() writes a series: "bcrp.USD".
+            rows.latestRates().forEach(rate -> latestRates.put(rate.fuente() + "." + rate.moneda().strip(),
+                    rate.fecha()));
             Map<String, Load> lists = new TreeMap<>();
             rows.listLoads().forEach(l -> lists.put(l.dataset(), new Load(l.rows(), l.loadedAt())));
             Publication publication = load.map(l -> new Publication(l.added(), l.changed(), l.removed()))
@@ -37,7 +39,8 @@ public final class DataFreshness {
     }
 
     /**
-     * @param latestRates the latest publication date per currency ("USD", "EUR"), absent when none
+     * @param latestRates the latest publication date per series, by {@link pe.quipu.core.fx.RateSeries#key()}
+     *                    ("bcrp.USD", "bcrp.EUR", "sbs.USD", "sunat.USD"), absent when none
      * @param lists       the last load of SUNAT's lists and premises, by job name ("agentes-retencion", …,
      *                    "locales-anexos"), absent before a first load
      * @param publication what the registry's last padrón load changed
@@ -68,7 +71,7 @@ public final class DataFreshness {
         record Load(long rows, Instant loadedAt, Long added, Long changed, Long removed) {
         }
 
-        record LatestRate(String moneda, LocalDate fecha) {
+        record LatestRate(String fuente, String moneda, LocalDate fecha) {
         }
 
         @SqlQuery("select rows, loaded_at, added, changed, removed from dataset_loads where dataset = 'padron'")
@@ -91,7 +94,7 @@ public final class DataFreshness {
         @SqlQuery("select count(*) from ubigeos")
         int ubigeoCount();
 
-        @SqlQuery("select moneda, max(fecha) as fecha from exchange_rates group by moneda")
+        @SqlQuery("select fuente, moneda, max(fecha) as fecha from exchange_rates group by fuente, moneda")
         @RegisterConstructorMapper(LatestRate.class)
         List<LatestRate> latestRates();
     }

@@ -1,6 +1,7 @@
 package pe.quipu.api.status;
 
 import com.codahale.metrics.health.HealthCheck;
+import pe.quipu.core.fx.RateSeries;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** The data Quipu serves is present and recent: the ubigeo catalogue, the RUC registry, both exchange rates. */
+/**
+ * The data Quipu serves is present and recent: the ubigeo catalogue, the RUC registry, and the exchange rates of every
+ * source, each within its own limit ({@code freshness.exchangeRateMaxAge}, per source
+ * {@code exchangeRateMaxAgeBySource}).
+ */
 public final class FreshnessHealthCheck extends HealthCheck {
 
     private static final ZoneId LIMA = ZoneId.of("America/Lima");
@@ -19,14 +24,14 @@ public final class FreshnessHealthCheck extends HealthCheck {
     private final Supplier<DataFreshness.Snapshot> freshness;
     private final Clock clock;
     private final Duration registryMaxAge;
-    private final Duration rateMaxAge;
+    private final FreshnessSettings config;
 
     public FreshnessHealthCheck(Supplier<DataFreshness.Snapshot> freshness, Clock clock,
                                 FreshnessSettings config) {
         this.freshness = freshness;
         this.clock = clock;
         this.registryMaxAge = config.getRegistryMaxAge().toJavaDuration();
-        this.rateMaxAge = config.getExchangeRateMaxAge().toJavaDuration();
+        this.config = config;
     }
 
     @Override
@@ -42,13 +47,15 @@ public final class FreshnessHealthCheck extends HealthCheck {
         } else if (s.registryLoadedAt().isBefore(now.minus(registryMaxAge))) {
             problems.add("the RUC registry was last loaded at " + s.registryLoadedAt());
         }
-        LocalDate oldestAcceptable = now.minus(rateMaxAge).atZone(LIMA).toLocalDate();
-        for (String moneda : List.of("USD", "EUR")) {
-            LocalDate latest = s.latestRates().get(moneda);
+        for (RateSeries series : RateSeries.all()) {
+            LocalDate oldestAcceptable = now.minus(config.exchangeRateMaxAge(series.fuente()).toJavaDuration())
+                    .atZone(LIMA).toLocalDate();
+            LocalDate latest = s.latestRates().get(series.key());
+            String named = series.fuente().publisher() + " " + series.moneda();
             if (latest == null) {
-                problems.add("no " + moneda + " exchange rate has been captured");
+                problems.add("no " + named + " exchange rate has been captured");
             } else if (latest.isBefore(oldestAcceptable)) {
-                problems.add("the latest " + moneda + " exchange rate is from " + latest);
+                problems.add("the latest " + named + " exchange rate is from " + latest);
             }
         }
         String summary = "registry rows=" + s.registryRows() + " loadedAt=" + s.registryLoadedAt()

@@ -2,6 +2,8 @@ package pe.quipu.api.status;
 
 import com.codahale.metrics.annotation.Timed;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -9,12 +11,16 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import pe.quipu.core.fx.Fuente;
+import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.core.ruc.SunatLists;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -56,10 +62,7 @@ public final class StatusResource {
     }
 
     private Status toStatus(DataFreshness.Snapshot snapshot) {
-        Map<String, RateStatus> rates = new LinkedHashMap<>();
-        for (String moneda : new String[] {"USD", "EUR"}) {
-            rates.put(moneda, new RateStatus(snapshot.latestRates().get(moneda)));
-        }
+        TipoCambioStatus rates = TipoCambioStatus.of(snapshot.latestRates());
         // Every list is named, null until its first load, so a monitor tells "never loaded" from "loaded empty".
         Map<String, LoadStatus> padrones = new LinkedHashMap<>();
         for (String padron : SunatLists.PADRONES) {
@@ -84,7 +87,7 @@ public final class StatusResource {
 
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Status(String version, String environment, RegistryStatus registry, UbigeoStatus ubigeos,
-                         Map<String, RateStatus> tipoCambio,
+                         TipoCambioStatus tipoCambio,
                          @JsonInclude(value = JsonInclude.Include.ALWAYS, content = JsonInclude.Include.ALWAYS)
                          Map<String, LoadStatus> padrones,
                          LoadStatus anexos) {
@@ -113,5 +116,30 @@ public final class StatusResource {
 
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record RateStatus(LocalDate fecha) {
+    }
+
+    /**
+     * Each source's latest publication per currency it serves (contract §12), and beside them, for readers of the
+     * first shape, {@code USD} and {@code EUR}: BCRP's, as they always were.
+     */
+    @JsonPropertyOrder({"bcrp", "sbs", "sunat", "USD", "EUR"})
+    public record TipoCambioStatus(Map<String, RateStatus> bcrp, Map<String, RateStatus> sbs,
+                                   Map<String, RateStatus> sunat, @JsonProperty("USD") RateStatus usd,
+                                   @JsonProperty("EUR") RateStatus eur) {
+
+        /** @param latest the latest publication date per series, keyed "bcrp.USD" (DataFreshness.Snapshot) */
+        static TipoCambioStatus of(Map<String, LocalDate> latest) {
+            Map<Fuente, Map<String, RateStatus>> bySource = new EnumMap<>(Fuente.class);
+            for (Fuente fuente : Fuente.values()) {
+                Map<String, RateStatus> monedas = new LinkedHashMap<>();
+                for (Moneda moneda : fuente.monedas()) {
+                    monedas.put(moneda.name(), new RateStatus(latest.get(RateSeries.of(fuente, moneda).key())));
+                }
+                bySource.put(fuente, monedas);
+            }
+            Map<String, RateStatus> bcrp = bySource.get(Fuente.BCRP);
+            return new TipoCambioStatus(bcrp, bySource.get(Fuente.SBS), bySource.get(Fuente.SUNAT), bcrp.get("USD"),
+                    bcrp.get("EUR"));
+        }
     }
 }

@@ -19,6 +19,7 @@ import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.fx.SunatFxSettings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,8 +42,8 @@ import java.util.stream.Stream;
  * the set-plan task), and sends real requests at itself from several clients for a while, checking every answer.
  * Then it stops the server, deletes the folder and returns, so that the JVM exits normally and writes the cache.
  *
- * <p>Nothing reaches beyond the machine: BCRP's capture is off and BCRP's address is a closed local port, so that an
- * unexpected fetch fails instead of going out. The configured database is never touched. Any answer other than the
+ * <p>Nothing reaches beyond the machine: BCRP's and SUNAT's captures are off and their addresses are a closed local
+ * port, so that an unexpected fetch fails instead of going out. The configured database is never touched. Any answer other than the
  * one expected fails the run (an exception, which makes the JVM exit 1).
  */
 public final class TrainCommand<C extends Configuration & TrainCommand.Configured> extends ServerCommand<C> {
@@ -52,10 +53,14 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
     private static final String OVERRIDE_PREFIX = "dw.";
     /** Nothing listens there (the discard port, closed on any sane host): a BCRP fetch fails at once. */
     static final String CLOSED_BCRP_URL = "http://127.0.0.1:9/estadisticas/series/api";
+    /** The same for SUNAT. */
+    static final String CLOSED_SUNAT_URL = "http://127.0.0.1:9";
 
     /** What the training needs of the configuration. */
     public interface Configured extends OperatorCommand.DatabaseConfigured {
         BcrpSettings getBcrp();
+
+        SunatFxSettings getSunatFx();
 
         Map<String, PlanSettings> getPlans();
     }
@@ -92,16 +97,18 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
         String given = namespace.getString("work_dir");
         workDirectory = given == null ? Files.createTempDirectory("quipu-train")
                 : Files.createDirectory(Path.of(given)).toAbsolutePath();
-        Map<String, String> overrides = Map.of(
-                "environment", "development",
-                "database.url", "",
-                "database.embeddedDataDirectory", workDirectory.resolve("postgres").toString(),
-                "database.embeddedPort", "0",
-                "database.embeddedServerSettings", "",
-                "auth.signingKeyFile", "",
-                "auth.developmentSigningKeyFile", workDirectory.resolve("jwt-signing-key.json").toString(),
-                "bcrp.captureEnabled", "false",
-                "bcrp.baseUrl", CLOSED_BCRP_URL);
+        Map<String, String> overrides = Map.ofEntries(
+                Map.entry("environment", "development"),
+                Map.entry("database.url", ""),
+                Map.entry("database.embeddedDataDirectory", workDirectory.resolve("postgres").toString()),
+                Map.entry("database.embeddedPort", "0"),
+                Map.entry("database.embeddedServerSettings", ""),
+                Map.entry("auth.signingKeyFile", ""),
+                Map.entry("auth.developmentSigningKeyFile", workDirectory.resolve("jwt-signing-key.json").toString()),
+                Map.entry("bcrp.captureEnabled", "false"),
+                Map.entry("bcrp.baseUrl", CLOSED_BCRP_URL),
+                Map.entry("sunatFx.captureEnabled", "false"),
+                Map.entry("sunatFx.baseUrl", CLOSED_SUNAT_URL));
         overrides.forEach((name, value) -> System.setProperty(OVERRIDE_PREFIX + name, value));
         try {
             super.run(bootstrap, namespace);
@@ -118,9 +125,11 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
         if (configuration.getDatabase().external()
                 || !configuration.getDatabase().embeddedDataDirectory().startsWith(workDirectory)
                 || configuration.getBcrp().captureEnabled()
-                || !configuration.getBcrp().baseUrl().equals(CLOSED_BCRP_URL)) {
+                || !configuration.getBcrp().baseUrl().equals(CLOSED_BCRP_URL)
+                || configuration.getSunatFx().captureEnabled()
+                || !configuration.getSunatFx().baseUrl().equals(CLOSED_SUNAT_URL)) {
             throw new IllegalStateException("train: the configuration could not be isolated (a database of its own,"
-                    + " BCRP off); nothing was started");
+                    + " BCRP and SUNAT off); nothing was started");
         }
         onLoopbackFreePorts(configuration.getServerFactory());
         super.run(bootstrap, namespace, configuration);

@@ -8,6 +8,7 @@ import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.ExchangeRateWriter;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.core.ruc.PadronRecord;
 import pe.quipu.core.ruc.PadronSample;
 import pe.quipu.core.ruc.RegistryUpsert;
@@ -25,9 +26,10 @@ import java.util.UUID;
 
 /**
  * What the training run serves, written straight into its throwaway database by the code the operator commands use:
- * the bundled padrón sample ({@code sample-padron}), {@link #RATE_DAYS} days of USD and EUR rates up to today in Lima
- * (as BCRP's capture stores them, so that the latest rate and every date asked for are answered without BCRP), and an
- * account with a key holding every read scope ({@code create-key}). The ubigeo catalogue is seeded by the API itself.
+ * the bundled padrón sample ({@code sample-padron}), {@link #RATE_DAYS} days of rates of every series (BCRP's USD and
+ * EUR, SBS's and SUNAT's USD) up to today in Lima, one each day (as the captures store them, so that the latest rate,
+ * every date and every range asked for are answered without BCRP or SUNAT), and an account with a key holding every
+ * read scope ({@code create-key}). The ubigeo catalogue is seeded by the API itself.
  */
 final class TrainingData {
 
@@ -48,8 +50,8 @@ final class TrainingData {
         return platform.jdbi().inTransaction(handle -> {
             List<PadronRecord> records = PadronSample.records();
             RegistryUpsert.upsert(handle, records, now);
-            for (Moneda moneda : Moneda.values()) {
-                ExchangeRateWriter.save(handle, rates(moneda, today(), now), moneda, List.of(), now);
+            for (RateSeries series : RateSeries.all()) {
+                ExchangeRateWriter.save(handle, rates(series, today(), now), series, List.of(), now);
             }
             KeyIssuer issuer = new KeyIssuer(clock, platform.outbox());
             UUID account = issuer.accountFor(handle, EMAIL);
@@ -65,13 +67,14 @@ final class TrainingData {
     }
 
     /** One publication a day, today included, with made-up numbers of the right size. */
-    static List<ExchangeRate> rates(Moneda moneda, LocalDate today, Instant capturedAt) {
+    static List<ExchangeRate> rates(RateSeries series, LocalDate today, Instant capturedAt) {
+        Moneda moneda = series.moneda();
         BigDecimal base = moneda == Moneda.USD ? new BigDecimal("3.700") : new BigDecimal("4.050");
         List<ExchangeRate> rates = new ArrayList<>();
         for (int i = 0; i < RATE_DAYS; i++) {
             BigDecimal compra = base.add(BigDecimal.valueOf(i % 5, 3));
             rates.add(new ExchangeRate(moneda, today.minusDays(i), compra, compra.add(new BigDecimal("0.004")),
-                    ExchangeRate.FUENTE_BCRP, capturedAt));
+                    series.fuente().code(), capturedAt));
         }
         return rates;
     }

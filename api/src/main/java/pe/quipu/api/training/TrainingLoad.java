@@ -55,8 +55,8 @@ final class TrainingLoad {
     /** The kinds of request, with their weights in the mix. */
     enum Kind {
         RUC(40), RUC_NOT_MODIFIED(12), RUC_UNKNOWN(3), RUC_MALFORMED(2), BATCH(8), UBIGEO_LIST(10), UBIGEO(6),
-        UBIGEO_UNKNOWN(1), TIPO_CAMBIO_LATEST(6), TIPO_CAMBIO_FECHA(5), STATUS(3), USAGE(1), NO_KEY(2),
-        BAD_QUERY(1);
+        UBIGEO_UNKNOWN(1), TIPO_CAMBIO_LATEST(6), TIPO_CAMBIO_FECHA(5), TIPO_CAMBIO_RANGE(2), STATUS(3), USAGE(1),
+        NO_KEY(2), BAD_QUERY(1);
 
         final int weight;
 
@@ -209,7 +209,10 @@ final class TrainingLoad {
             case UBIGEO_UNKNOWN -> expect(kind, get("/v1/ubigeos/999999", true), 404);
             case TIPO_CAMBIO_LATEST -> {
                 String moneda = random.nextBoolean() ? "USD" : "EUR";
-                HttpResponse<String> r = get(random.nextBoolean() && moneda.equals("USD") ? "/v1/tipo-cambio"
+                // USD from BCRP (with or without the parameters), from SBS or from SUNAT; EUR from BCRP.
+                String[] usd = {"/v1/tipo-cambio", "/v1/tipo-cambio?moneda=USD", "/v1/tipo-cambio?fuente=sbs",
+                        "/v1/tipo-cambio?fuente=sunat", "/v1/tipo-cambio?moneda=USD&fuente=bcrp"};
+                HttpResponse<String> r = get(moneda.equals("USD") ? usd[random.nextInt(usd.length)]
                         : "/v1/tipo-cambio?moneda=" + moneda, true);
                 if (expect(kind, r, 200) && !moneda.equals(read(kind, r).path("moneda").asText())) {
                     fail(kind, "not a " + moneda + " rate: " + r.body());
@@ -221,6 +224,15 @@ final class TrainingLoad {
                 HttpResponse<String> r = get("/v1/tipo-cambio?moneda=" + moneda + "&fecha=" + fecha, true);
                 if (expect(kind, r, 200) && !fecha.toString().equals(read(kind, r).path("fecha").asText())) {
                     fail(kind, "not the rate of " + fecha + ": " + r.body());
+                }
+            }
+            case TIPO_CAMBIO_RANGE -> {
+                String fuente = new String[] {"bcrp", "sbs", "sunat"}[random.nextInt(3)];
+                int days = 1 + random.nextInt(TrainingData.RATE_DAYS);
+                HttpResponse<String> r = get("/v1/tipo-cambio?fuente=" + fuente + "&desde=" + today.minusDays(days - 1L)
+                        + "&hasta=" + today, true);
+                if (expect(kind, r, 200) && read(kind, r).path("items").size() != days) {
+                    fail(kind, "not " + days + " rates: " + r.body());
                 }
             }
             case STATUS -> expect(kind, get("/v1/status", false), 200);

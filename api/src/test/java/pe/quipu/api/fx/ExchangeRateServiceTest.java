@@ -4,9 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.fx.BcrpClient;
-import pe.quipu.core.fx.BcrpFetch;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.fx.Fuente;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateFetch;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.core.testing.BcrpStub.Answer;
 
 import java.time.Duration;
@@ -39,18 +41,20 @@ class ExchangeRateServiceTest {
         try (BcrpClient client = new BcrpClient(new BcrpSettings(quipu.bcrp.baseUrl(), Duration.ofMillis(1400), 3,
                 Duration.ofMillis(50)), quipu.clock);
              ExecutorService threads = Executors.newFixedThreadPool(4)) {
-            ExchangeRateService service = new ExchangeRateService(
-                    new ExchangeRateStore(quipu.database.jdbi()), client, quipu.clock, Duration.ofMinutes(30));
+            ExchangeRateService.Upstream bcrp = new ExchangeRateService.Upstream(client, Duration.ofMinutes(30),
+                    Duration.ofHours(24));
+            ExchangeRateService service = new ExchangeRateService(new ExchangeRateStore(quipu.database.jdbi()),
+                    Map.of(Fuente.BCRP, bcrp), quipu.clock);
             CountDownLatch go = new CountDownLatch(1);
-            List<Future<BcrpFetch>> results = new ArrayList<>();
+            List<Future<RateFetch>> results = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 results.add(threads.submit(() -> {
                     go.await();
-                    return service.refresh(Moneda.USD, from, to);
+                    return service.refresh(RateSeries.of(Fuente.BCRP, Moneda.USD), from, to);
                 }));
             }
             go.countDown();
-            for (Future<BcrpFetch> result : results) {
+            for (Future<RateFetch> result : results) {
                 assertThat(result.get().publications()).isEmpty();
             }
         }

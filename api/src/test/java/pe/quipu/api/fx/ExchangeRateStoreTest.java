@@ -2,7 +2,9 @@ package pe.quipu.api.fx;
 
 import org.junit.jupiter.api.Test;
 import pe.quipu.core.fx.ExchangeRate;
+import pe.quipu.core.fx.Fuente;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.core.testing.TestDatabase;
 
 import java.math.BigDecimal;
@@ -19,19 +21,21 @@ class ExchangeRateStoreTest {
     private static final Instant SECOND = Instant.parse("2021-03-02T15:30:00Z");
     private static final Instant THIRD = Instant.parse("2021-03-03T15:00:00Z");
 
+    private static final RateSeries EUR = RateSeries.of(Fuente.BCRP, Moneda.EUR);
+
     private final ExchangeRateStore store = new ExchangeRateStore(TestDatabase.get().jdbi());
 
     @Test
     void an_unchanged_publication_keeps_its_capture_time_and_a_revised_one_takes_the_new() {
         LocalDate fecha = LocalDate.of(2021, 3, 1);
-        store.save(List.of(rate(fecha, "4.381", "4.512", FIRST)), Moneda.EUR, List.of(), FIRST);
-        store.save(List.of(rate(fecha, "4.381", "4.512", SECOND)), Moneda.EUR, List.of(), SECOND);
+        store.save(List.of(rate(fecha, "4.381", "4.512", FIRST)), EUR, List.of(), FIRST);
+        store.save(List.of(rate(fecha, "4.381", "4.512", SECOND)), EUR, List.of(), SECOND);
 
-        assertThat(store.latestOnOrBefore(Moneda.EUR, fecha)).hasValue(rate(fecha, "4.381", "4.512", FIRST));
+        assertThat(store.latestOnOrBefore(EUR, fecha)).hasValue(rate(fecha, "4.381", "4.512", FIRST));
 
-        store.save(List.of(rate(fecha, "4.382", "4.512", THIRD)), Moneda.EUR, List.of(), THIRD);
+        store.save(List.of(rate(fecha, "4.382", "4.512", THIRD)), EUR, List.of(), THIRD);
 
-        assertThat(store.latestOnOrBefore(Moneda.EUR, fecha)).hasValue(rate(fecha, "4.382", "4.512", THIRD));
+        assertThat(store.latestOnOrBefore(EUR, fecha)).hasValue(rate(fecha, "4.382", "4.512", THIRD));
     }
 
     @Test
@@ -40,17 +44,17 @@ class ExchangeRateStoreTest {
         LocalDate saturday = friday.plusDays(1);
         LocalDate sunday = friday.plusDays(2);
         LocalDate monday = friday.plusDays(3);
-        store.save(List.of(rate(friday, "4.401", "4.533", FIRST)), Moneda.EUR, List.of(saturday, sunday, monday), FIRST);
+        store.save(List.of(rate(friday, "4.401", "4.533", FIRST)), EUR, List.of(saturday, sunday, monday), FIRST);
 
-        assertThat(store.countGaps(Moneda.EUR, friday, monday)).isEqualTo(3);
-        assertThat(store.latestOnOrBefore(Moneda.EUR, monday)).map(ExchangeRate::fecha).hasValue(friday);
+        assertThat(store.countGaps(EUR, friday, monday)).isEqualTo(3);
+        assertThat(store.latestOnOrBefore(EUR, monday)).map(ExchangeRate::fecha).hasValue(friday);
 
-        store.save(List.of(rate(monday, "4.410", "4.540", SECOND)), Moneda.EUR, List.of(), SECOND);
+        store.save(List.of(rate(monday, "4.410", "4.540", SECOND)), EUR, List.of(), SECOND);
 
-        assertThat(store.countGaps(Moneda.EUR, friday, monday)).isEqualTo(2);
-        assertThat(store.latestOnOrBefore(Moneda.EUR, monday)).map(ExchangeRate::fecha).hasValue(monday);
-        assertThat(store.latestOnOrBefore(Moneda.EUR, sunday)).map(ExchangeRate::fecha).hasValue(friday);
-        assertThat(store.latest(Moneda.EUR)).isPresent();
+        assertThat(store.countGaps(EUR, friday, monday)).isEqualTo(2);
+        assertThat(store.latestOnOrBefore(EUR, monday)).map(ExchangeRate::fecha).hasValue(monday);
+        assertThat(store.latestOnOrBefore(EUR, sunday)).map(ExchangeRate::fecha).hasValue(friday);
+        assertThat(store.latest(EUR)).isPresent();
     }
 
     private static ExchangeRate rate(LocalDate fecha, String compra, String venta, Instant capturadoEn) {

@@ -5,7 +5,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.fx.BcrpClient;
 import pe.quipu.core.fx.BcrpSettings;
+import pe.quipu.core.fx.Fuente;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.core.testing.BcrpStub.Answer;
 
 import java.sql.Connection;
@@ -64,10 +66,11 @@ class RateCaptureTest {
 
         try (BcrpClient client = client()) {
             RateCapture capture = capture(client);
-            Map<Moneda, Integer> captured = capture.captureNow();
+            Map<RateSeries, Integer> captured = capture.captureNow();
 
             // 8..16 February: Mon 8 to Fri 12, Mon 15, Tue 16 (17th not yet published).
-            assertThat(captured).containsEntry(Moneda.USD, 7).containsEntry(Moneda.EUR, 7);
+            assertThat(captured).containsEntry(RateSeries.of(Fuente.BCRP, Moneda.USD), 7)
+                    .containsEntry(RateSeries.of(Fuente.BCRP, Moneda.EUR), 7);
             assertThat(quipu.bcrp.requests()).containsExactlyInAnyOrder(
                     "/estadisticas/series/api/PD04637PD-PD04638PD/json/2027-02-08/2027-02-17/esp",
                     "/estadisticas/series/api/PD04647PD-PD04648PD/json/2027-02-08/2027-02-17/esp");
@@ -87,7 +90,8 @@ class RateCaptureTest {
     @Test
     void disabled_capture_starts_nothing() throws Exception {
         try (BcrpClient client = client()) {
-            RateCapture capture = new RateCapture(service(client), quipu.clock, Duration.ofMinutes(30), false);
+            RateCapture capture = new RateCapture(service(client), RateSeries.of(Fuente.BCRP), quipu.clock,
+                    Duration.ofMinutes(30), false, "bcrp.captureEnabled");
             quipu.bcrp.clearRequests();
             capture.start();
             capture.stop();
@@ -101,18 +105,20 @@ class RateCaptureTest {
     }
 
     private ExchangeRateService service(BcrpClient client) {
-        return new ExchangeRateService(new ExchangeRateStore(quipu.database.jdbi()), client, quipu.clock,
-                Duration.ofMinutes(30));
+        return new ExchangeRateService(new ExchangeRateStore(quipu.database.jdbi()), Map.of(Fuente.BCRP,
+                new ExchangeRateService.Upstream(client, Duration.ofMinutes(30), Duration.ofHours(24))), quipu.clock);
     }
 
     private RateCapture capture(BcrpClient client) {
-        return new RateCapture(service(client), quipu.clock, Duration.ofMinutes(30), true);
+        return new RateCapture(service(client), RateSeries.of(Fuente.BCRP), quipu.clock, Duration.ofMinutes(30), true,
+                "bcrp.captureEnabled");
     }
 
     private List<String> rows(String moneda) throws SQLException {
         try (Connection c = quipu.database.connection();
              PreparedStatement q = c.prepareStatement("select fecha, compra, venta from exchange_rates"
-                     + " where moneda = ? and fecha between '2027-02-01' and '2027-02-28' order by fecha")) {
+                     + " where fuente = 'bcrp' and moneda = ? and fecha between '2027-02-01' and '2027-02-28'"
+                     + " order by fecha")) {
             q.setString(1, moneda);
             List<String> rows = new ArrayList<>();
             try (ResultSet rs = q.executeQuery()) {

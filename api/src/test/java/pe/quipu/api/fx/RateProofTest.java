@@ -4,18 +4,22 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import pe.quipu.core.fx.Fuente;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When the exchange rates Quipu holds answer a date without asking BCRP, and which days it asks BCRP about: the date
- * arithmetic of {@link ExchangeRateService}, without a database, a clock or HTTP. TipoCambioResourceTest checks the
- * same rules end to end, by the requests BCRP's stand-in receives.
+ * When the exchange rates Quipu holds answer a date or a range without asking the source, and which days it asks the
+ * source about: the date arithmetic of {@link ExchangeRateService} ({@link RateProof}, {@link RangeProof}), without a
+ * database, a clock or HTTP. TipoCambioResourceTest and TipoCambioSourcesTest check the same rules end to end, by the
+ * requests BCRP's and SUNAT's stand-ins receive.
  */
 class RateProofTest {
 
@@ -164,7 +168,7 @@ class RateProofTest {
     }
 
     @Nested
-    class WhatIsAskedOfBcrp {
+    class WhatIsAskedOfTheSource {
 
         @ParameterizedTest(name = "{0}, cached {1}, series from {2}: from {3}")
         @CsvSource(nullValues = "-", value = {
@@ -182,8 +186,80 @@ class RateProofTest {
         })
         void from_which_day_bcrp_is_asked(LocalDate target, LocalDate cached, LocalDate seriesStart,
                                           LocalDate from) {
-            assertThat(ExchangeRateService.fetchFrom(target, Optional.ofNullable(cached), seriesStart))
-                    .isEqualTo(from);
+            for (Fuente viaBcrp : new Fuente[] {Fuente.BCRP, Fuente.SBS}) {
+                assertThat(ExchangeRateService.fetchFrom(target, Optional.ofNullable(cached), seriesStart,
+                        ExchangeRateService.firstLookupDays(viaBcrp))).as(viaBcrp.code()).isEqualTo(from);
+            }
+        }
+
+        @ParameterizedTest(name = "{0}, cached {1}, series from {2}: from {3}")
+        @CsvSource(nullValues = "-", value = {
+                // Nothing cached: two weeks, as SUNAT's empty settled months are failures, not proof of nothing.
+                "2026-09-24, -, 2000-01-01, 2026-09-11",
+                "2026-09-24, 2026-01-01, 2000-01-01, 2026-09-11",
+                "2026-09-24, 2026-09-18, 2000-01-01, 2026-09-19",
+                "2000-01-05, -, 2000-01-01, 2000-01-01",
+        })
+        void from_which_day_sunat_is_asked(LocalDate target, LocalDate cached, LocalDate seriesStart, LocalDate from) {
+            assertThat(ExchangeRateService.fetchFrom(target, Optional.ofNullable(cached), seriesStart,
+                    ExchangeRateService.firstLookupDays(Fuente.SUNAT))).isEqualTo(from);
+        }
+    }
+
+    /** Which days of a range the database cannot account for, and what is asked of the source for them. */
+    @Nested
+    class WhatARangeNeeds {
+
+        private final LocalDate from = date("2024-07-29");
+
+        /** Every day of [from, to] known (a publication or a gap) except those listed. */
+        private Set<LocalDate> knownBut(LocalDate to, String... unknown) {
+            Set<LocalDate> known = new HashSet<>();
+            for (LocalDate d = from; !d.isAfter(to); d = d.plusDays(1)) {
+                known.add(d);
+            }
+            for (String day : unknown) {
+                known.remove(date(day));
+            }
+            return known;
+        }
+
+        @Test
+        void every_day_known_is_complete_and_asks_nothing() {
+            RangeProof proof = RangeProof.of(from, TODAY, knownBut(TODAY), TODAY);
+
+            assertThat(proof.complete()).isTrue();
+            assertThat(proof.toFetch()).isEmpty();
+        }
+
+        @Test
+        void settled_days_in_doubt_are_asked_for_from_the_first_to_the_last() {
+            RangeProof proof = RangeProof.of(from, date("2024-08-10"), knownBut(date("2024-08-10"), "2024-08-01",
+                    "2024-08-03", "2024-08-07"), TODAY);
+
+            assertThat(proof.settledInDoubt()).contains(days("2024-08-01", "2024-08-07"));
+            assertThat(proof.recentInDoubt()).isEmpty();
+            assertThat(proof.toFetch()).contains(days("2024-08-01", "2024-08-07"));
+        }
+
+        @Test
+        void yesterday_and_today_are_recent_the_day_before_is_settled() {
+            RangeProof proof = RangeProof.of(from, TODAY, knownBut(TODAY, "2024-08-12", "2024-08-13", "2024-08-14"),
+                    TODAY);
+
+            assertThat(proof.settledInDoubt()).contains(days("2024-08-12", "2024-08-12"));
+            assertThat(proof.recentInDoubt()).contains(days("2024-08-13", "2024-08-14"));
+            assertThat(proof.toFetch()).contains(days("2024-08-12", "2024-08-14"));
+            assertThat(proof.complete()).isFalse();
+        }
+
+        @Test
+        void only_today_in_doubt_is_a_recent_question() {
+            RangeProof proof = RangeProof.of(from, TODAY, knownBut(TODAY, "2024-08-14"), TODAY);
+
+            assertThat(proof.settledInDoubt()).isEmpty();
+            assertThat(proof.recentInDoubt()).contains(days("2024-08-14", "2024-08-14"));
+            assertThat(proof.toFetch()).contains(days("2024-08-14", "2024-08-14"));
         }
     }
 }

@@ -9,7 +9,9 @@ import pe.quipu.api.testing.QuipuClient;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.fx.ExchangeRate;
 import pe.quipu.core.fx.ExchangeRateWriter;
+import pe.quipu.core.fx.Fuente;
 import pe.quipu.core.fx.Moneda;
+import pe.quipu.core.fx.RateSeries;
 import pe.quipu.core.testing.BcrpStub.Answer;
 
 import java.math.BigDecimal;
@@ -337,7 +339,8 @@ class TipoCambioResourceTest {
         ExchangeRate published = new ExchangeRate(Moneda.USD, LocalDate.parse("2012-03-05"), new BigDecimal("2.681"),
                 new BigDecimal("2.683"), ExchangeRate.FUENTE_BCRP, QuipuExtension.START);
         quipu.database.jdbi().useTransaction(h ->
-                ExchangeRateWriter.save(h, List.of(published), Moneda.USD, List.of(), QuipuExtension.START));
+                ExchangeRateWriter.save(h, List.of(published), RateSeries.of(Fuente.BCRP, Moneda.USD), List.of(),
+                        QuipuExtension.START));
         List<QuipuClient> instances = List.of(quipu, quipu.peer());
         for (QuipuClient instance : instances) {
             for (int i = 0; i < 2; i++) {

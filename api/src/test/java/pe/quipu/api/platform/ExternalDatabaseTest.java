@@ -44,6 +44,7 @@ class ExternalDatabaseTest {
                     ConfigOverride.config("quipu-external", "server.applicationConnectors[0].port", "0"),
                     ConfigOverride.config("quipu-external", "server.adminConnectors[0].port", "0"),
                     ConfigOverride.config("quipu-external", "bcrp.captureEnabled", "false"),
+                    ConfigOverride.config("quipu-external", "sunatFx.captureEnabled", "false"),
                     // WarmUpTest covers the warm-up; here it would only hold the port closed for half a minute.
                     ConfigOverride.config("quipu-external", "warmUp", "0s"),
                     ConfigOverride.config("quipu-external", "logging.level", "WARN"));

@@ -173,8 +173,8 @@ class DataCompletenessTest {
             entry("sunat_padrones", "SUNAT's public lists (retención, buenos contribuyentes, percepción)"),
             entry("locales_anexos", "SUNAT's public annex premises"),
             entry("ubigeos", "INEI's public catalogue"),
-            entry("exchange_rates", "BCRP's public rates"),
-            entry("exchange_rate_gaps", "days BCRP published nothing"),
+            entry("exchange_rates", "BCRP's, SBS's and SUNAT's public rates"),
+            entry("exchange_rate_gaps", "days a source of rates published nothing"),
             entry("token_denylist", "refused access-token ids (jti) and session ids (sid): random ids, no person,"
                     + " deleted when the tokens expire (minutes)"),
             entry("metering_instances", "the API instances alive"),

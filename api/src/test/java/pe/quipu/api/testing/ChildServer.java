@@ -52,6 +52,7 @@ public final class ChildServer implements AutoCloseable {
         List<String> options = new ArrayList<>(List.of(
                 "-Ddw.auth.developmentSigningKeyFile=" + database.folder().resolve("jwt-signing-key.json"),
                 "-Ddw.bcrp.captureEnabled=false",
+                "-Ddw.sunatFx.captureEnabled=false",
                 "-Ddw.webhooks.maintenanceInterval=1h",
                 "-Ddw.subscriptions.applyInterval=1h",
                 "-Ddw.logging.level=WARN"));

@@ -13,6 +13,7 @@ import pe.quipu.api.QuipuConfiguration;
 import pe.quipu.api.webhooks.Webhooks;
 import pe.quipu.core.testing.BcrpStub;
 import pe.quipu.core.testing.MutableClock;
+import pe.quipu.core.testing.SunatStub;
 import pe.quipu.core.testing.TestDatabase;
 
 import java.io.IOException;
@@ -28,7 +29,7 @@ import java.util.UUID;
 
 /**
  * A running Quipu for a test class: the real application over real HTTP, on the repository's config.yml, over the
- * test JVM's embedded PostgreSQL ({@link TestDatabase}), with a BCRP stand-in and a clock that is back at
+ * test JVM's embedded PostgreSQL ({@link TestDatabase}), with BCRP and SUNAT stand-ins and a clock that is back at
  * {@link #START} before every test. Consecutive classes with the same settings run on one application (see
  * {@link #beforeAll}); test classes keep to their own accounts and data, so their order never matters.
  *
@@ -53,6 +54,7 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
     /** One of each per test JVM, as the application they are wired into may serve several classes. */
     private static final MutableClock CLOCK = new MutableClock(START);
     private static final BcrpStub BCRP = BcrpStub.start();
+    private static final SunatStub SUNAT = SunatStub.start();
     private static final TestDns DNS = new TestDns();
     /** The application the last class ran on, kept for the next class with the same settings. */
     private static Shared shared;
@@ -73,6 +75,7 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
 
     public final MutableClock clock = CLOCK;
     public final BcrpStub bcrp = BCRP;
+    public final SunatStub sunat = SUNAT;
     public final TestDatabase database = TestDatabase.get();
     public final TestAccounts accounts = new TestAccounts(this, database, clock);
     /** The names new webhook URLs resolve to, in every instance of this extension. */
@@ -110,8 +113,8 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
      * Called again for each @Nested class: one application serves the class and its nested classes, as
      * DropwizardAppExtension counts the calls and starts (and stops) it once. Classes with the same settings and no
      * component of their own run one after another on one application, which the JVM holds until its tests end or
-     * a class needs other settings: each finds the stub BCRP and DNS as new (each class leaves them so) and the clock
-     * at {@link #START}.
+     * a class needs other settings: each finds the stub BCRP, SUNAT and DNS as new (each class leaves them so) and the
+     * clock at {@link #START}.
      */
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -155,7 +158,7 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         }
     }
 
-    /** The stub BCRP and DNS are as new for the next class, which may set them up before its beforeAll. */
+    /** The stub BCRP, SUNAT and DNS are as new for the next class, which may set them up before its beforeAll. */
     @Override
     public void afterAll(ExtensionContext context) {
         if (--classes == 0) {
@@ -164,6 +167,7 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
                 peer = null;
             }
             BCRP.reset();
+            SUNAT.reset();
             DNS.reset();
         }
         app.after();
@@ -246,8 +250,8 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
 
     /**
      * The tests' configuration on top of config.yml: the test database (embedded over its data directory, or reached
-     * by URL), free ports, the BCRP stand-in without the scheduled capture, a signing key beside the database,
-     * lastUsedAt flushed within a test's patience, no per-address login limit, quiet logs.
+     * by URL), free ports, the BCRP and SUNAT stand-ins without the scheduled captures, a signing key beside the
+     * database, lastUsedAt flushed within a test's patience, no per-address login limit, quiet logs.
      */
     private Map<String, String> settings(String embeddedDataDirectory, String url) {
         Map<String, String> settings = new LinkedHashMap<>();
@@ -263,6 +267,8 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         settings.put("server.adminConnectors[0].port", "0");
         settings.put("bcrp.baseUrl", bcrp.baseUrl());
         settings.put("bcrp.captureEnabled", "false");
+        settings.put("sunatFx.baseUrl", sunat.baseUrl());
+        settings.put("sunatFx.captureEnabled", "false");
         // Each start would otherwise spend config.yml's warm-up; WarmUpTest turns it on.
         settings.put("warmUp", "0s");
         settings.put("auth.loginThrottle.attemptsPerAddress", UNTHROTTLED_ADDRESS);

@@ -329,6 +329,10 @@ class UbigeoResourceTest {
                 .containsExactly(Map.entry("q", List.of("San Isidro", "á")), Map.entry("flag", List.of("")),
                         Map.entry("", List.of("x")));
         assertThat(StrictQueryString.parse(null)).isEmpty();
+        // Plain ASCII is taken as it is; a character sent unescaped is still the character.
+        assertThat(StrictQueryString.parse("fuente=sunat&desde=2026-09-01&q=Áncash"))
+                .containsExactly(Map.entry("fuente", List.of("sunat")), Map.entry("desde", List.of("2026-09-01")),
+                        Map.entry("q", List.of("Áncash")));
         for (String broken : List.of("q=%zz", "q=%E2%28", "q=li%", "q=%4", "%G1=x", "q=%C3")) {
             assertThatThrownBy(() -> StrictQueryString.parse(broken)).as(broken)
                     .isInstanceOf(IllegalArgumentException.class);

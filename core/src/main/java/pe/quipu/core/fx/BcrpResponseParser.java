@@ -20,7 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads BCRP's statistics JSON ({@code shared/data/bcrp/SOURCE.md}):
+ * Reads BCRP's statistics JSON (BCRP's and SBS's series alike) ({@code shared/data/bcrp/SOURCE.md}):
  * {@code {"config":{"series":[{"dec":"3"},…]},"periods":[{"name":"24.Set.26","values":["3.41…","3.41…"]},…]}}.
  * <ul>
  *   <li>A body that is not JSON, or JSON without a {@code periods} array, is a {@link BcrpFormatException}
@@ -56,7 +56,7 @@ public final class BcrpResponseParser {
      * @param capturedAt stamped on every publication as {@code capturadoEn}, and the reference for the
      *                   two-digit years (see {@link #year})
      */
-    public Result parse(String body, Moneda moneda, Instant capturedAt) {
+    public Result parse(String body, RateSeries series, Instant capturedAt) {
         JsonNode root;
         try {
             root = json.readTree(body == null ? "" : body);
@@ -66,9 +66,9 @@ public final class BcrpResponseParser {
         if (root == null || !root.isObject() || !root.path("periods").isArray()) {
             throw new BcrpFormatException("BCRP answered JSON without a periods array (" + preview(body) + ")");
         }
-        JsonNode series = root.path("config").path("series");
-        int compraDecimals = decimals(series.path(0));
-        int ventaDecimals = decimals(series.path(1));
+        JsonNode config = root.path("config").path("series");
+        int compraDecimals = decimals(config.path(0));
+        int ventaDecimals = decimals(config.path(1));
         int currentYear = LocalDate.ofInstant(capturedAt, LIMA).getYear();
 
         List<ExchangeRate> publications = new ArrayList<>();
@@ -81,7 +81,8 @@ public final class BcrpResponseParser {
             if (compra == null || venta == null) {
                 withoutValue.add(fecha);
             } else {
-                publications.add(new ExchangeRate(moneda, fecha, compra, venta, ExchangeRate.FUENTE_BCRP, capturedAt));
+                publications.add(new ExchangeRate(series.moneda(), fecha, compra, venta, series.fuente().code(),
+                        capturedAt));
             }
         }
         publications.sort((a, b) -> a.fecha().compareTo(b.fecha()));

@@ -15,8 +15,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The {@code bcrp:} section of config.yml: how Quipu talks to BCRP (the API's on-demand fetches and capture, the
- * ETL's {@code tipo-cambio} job), and the API's in-process capture.
+ * The {@code bcrp:} section of config.yml: how Quipu talks to BCRP's statistics API, for BCRP's own series and SBS's
+ * (the API's on-demand fetches and capture, the ETL's {@code tipo-cambio} job), and the API's in-process capture of
+ * both.
  */
 public final class BcrpSettings {
 
@@ -51,6 +52,15 @@ public final class BcrpSettings {
     @NotNull
     @JsonProperty
     private Map<Moneda, LocalDate> seriesStart = defaultSeriesStart();
+    /**
+     * The first day of SBS's USD series (PD04639PD/PD04640PD), which BCRP's API also serves; null for no bound. The
+     * default, the day the sol replaced the inti, is deliberately early, as the euro's is: a rate in soles cannot be
+     * older, and a start later than the real one would answer 404 for real rates.
+     */
+    @JsonProperty
+    private LocalDate sbsSeriesStart = DEFAULT_SBS_SERIES_START;
+
+    public static final LocalDate DEFAULT_SBS_SERIES_START = LocalDate.of(1991, 7, 1);
     /**
      * How long BCRP's answer that nothing was published on or before a date is trusted: within it, that date and
      * any earlier one are 404 without asking again.
@@ -106,6 +116,11 @@ public final class BcrpSettings {
         return Optional.ofNullable(seriesStart.get(moneda));
     }
 
+    /** The first day of SBS's USD series, when one is configured. */
+    public Optional<LocalDate> sbsSeriesStart() {
+        return Optional.ofNullable(sbsSeriesStart);
+    }
+
     /** Every configured series start, by currency. */
     public Map<Moneda, LocalDate> seriesStarts() {
         return Map.copyOf(seriesStart);
@@ -144,20 +159,22 @@ public final class BcrpSettings {
                 && attemptTimeout().equals(other.attemptTimeout()) && maxAttempts == other.maxAttempts
                 && retryWait().equals(other.retryWait()) && captureInterval().equals(other.captureInterval())
                 && captureEnabled == other.captureEnabled && seriesStart.equals(other.seriesStart)
+                && Objects.equals(sbsSeriesStart, other.sbsSeriesStart)
                 && emptyAnswerMemory().equals(other.emptyAnswerMemory());
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(baseUrl(), attemptTimeout(), maxAttempts, retryWait(), captureInterval(), captureEnabled,
-                seriesStart, emptyAnswerMemory());
+                seriesStart, sbsSeriesStart, emptyAnswerMemory());
     }
 
     @Override
     public String toString() {
         return "BcrpSettings[baseUrl=" + baseUrl() + ", attemptTimeout=" + attemptTimeout + ", maxAttempts="
                 + maxAttempts + ", retryWait=" + retryWait + ", captureInterval=" + captureInterval
-                + ", captureEnabled=" + captureEnabled + ", seriesStart=" + seriesStart + ", emptyAnswerMemory="
+                + ", captureEnabled=" + captureEnabled + ", seriesStart=" + seriesStart + ", sbsSeriesStart="
+                + sbsSeriesStart + ", emptyAnswerMemory="
                 + emptyAnswerMemory + "]";
     }
 }

@@ -6,9 +6,9 @@ import java.time.LocalDate;
 import java.util.Objects;
 
 /**
- * One publication: the interbank buy and sell rate of {@code moneda} in PEN on {@code fecha}.
+ * One publication: the buy and sell rate of {@code moneda} in PEN on {@code fecha}, as {@code fuente} published it.
  *
- * @param fuente      origin of the datum; currently always {@link #FUENTE_BCRP}
+ * @param fuente      origin of the datum: a {@link Fuente#code()}, {@code bcrp}, {@code sbs} or {@code sunat}
  * @param capturadoEn when Quipu captured it (kept across re-captures that change nothing)
  */
 public record ExchangeRate(Moneda moneda, LocalDate fecha, BigDecimal compra, BigDecimal venta, String fuente,

@@ -28,6 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** The client against a local HTTP server standing in for BCRP: URL, retries, per-attempt timeouts. */
 class BcrpClientTest {
 
+    private static final RateSeries BCRP_USD = RateSeries.of(Fuente.BCRP, Moneda.USD);
+    private static final RateSeries BCRP_EUR = RateSeries.of(Fuente.BCRP, Moneda.EUR);
     private static final Instant NOW = Instant.parse("2026-10-07T15:00:00Z");
     private static final String JSON = """
             {"config":{"series":[{"dec":"3"},{"dec":"3"}]},"periods":[
@@ -58,7 +60,7 @@ class BcrpClientTest {
     @Test
     void asks_for_the_currency_series_and_range() {
         try (BcrpClient client = client()) {
-            BcrpFetch fetch = client.fetch(Moneda.USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30));
+            RateFetch fetch = client.fetch(BCRP_USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30));
 
             assertThat(paths).containsExactly(
                     "/estadisticas/series/api/PD04637PD-PD04638PD/json/2026-09-28/2026-09-30/esp");
@@ -71,16 +73,41 @@ class BcrpClientTest {
     @Test
     void eur_uses_its_own_series() {
         try (BcrpClient client = client()) {
-            client.fetch(Moneda.EUR, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30));
+            client.fetch(BCRP_EUR, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30));
 
             assertThat(paths.getFirst()).contains("/PD04647PD-PD04648PD/json/");
         }
     }
 
     @Test
+    void sbs_uses_the_banking_system_series_bcrp_republishes_and_says_sbs() {
+        try (BcrpClient client = client()) {
+            RateFetch fetch = client.fetch(RateSeries.of(Fuente.SBS, Moneda.USD), LocalDate.of(2026, 9, 28),
+                    LocalDate.of(2026, 9, 30));
+
+            assertThat(paths).containsExactly(
+                    "/estadisticas/series/api/PD04639PD-PD04640PD/json/2026-09-28/2026-09-30/esp");
+            assertThat(fetch.series()).isEqualTo(RateSeries.of(Fuente.SBS, Moneda.USD));
+            assertThat(fetch.publications()).singleElement().satisfies(p -> {
+                assertThat(p.fuente()).isEqualTo("sbs");
+                assertThat(p.moneda()).isEqualTo(Moneda.USD);
+            });
+        }
+    }
+
+    @Test
+    void sunat_is_not_asked_of_bcrp() {
+        try (BcrpClient client = client()) {
+            assertThatThrownBy(() -> client.fetch(RateSeries.of(Fuente.SUNAT, Moneda.USD), LocalDate.of(2026, 9, 28),
+                    LocalDate.of(2026, 9, 30))).isInstanceOf(IllegalArgumentException.class);
+            assertThat(paths).isEmpty();
+        }
+    }
+
+    @Test
     void publications_outside_the_range_asked_for_are_ignored() {
         try (BcrpClient client = client()) {
-            BcrpFetch fetch = client.fetch(Moneda.USD, LocalDate.of(2026, 9, 30), LocalDate.of(2026, 9, 30));
+            RateFetch fetch = client.fetch(BCRP_USD, LocalDate.of(2026, 9, 30), LocalDate.of(2026, 9, 30));
 
             assertThat(fetch.publications()).isEmpty();
             assertThat(fetch.listedWithoutValue()).containsExactly(LocalDate.of(2026, 9, 30));
@@ -92,7 +119,7 @@ class BcrpClientTest {
         replies = n -> n == 1 ? new Reply(200, "text/html", "<html>Request Rejected</html>", 0)
                 : new Reply(200, "application/json", JSON, 0);
         try (BcrpClient client = client()) {
-            BcrpFetch fetch = client.fetch(Moneda.USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30));
+            RateFetch fetch = client.fetch(BCRP_USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30));
 
             assertThat(calls).hasValue(2);
             assertThat(fetch.publications()).hasSize(1);
@@ -103,8 +130,8 @@ class BcrpClientTest {
     void html_on_every_attempt_fails_after_max_attempts() {
         replies = n -> new Reply(200, "text/html", "<html>Request Rejected</html>", 0);
         try (BcrpClient client = client()) {
-            assertThatThrownBy(() -> client.fetch(Moneda.USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)))
-                    .isInstanceOf(BcrpUnavailableException.class);
+            assertThatThrownBy(() -> client.fetch(BCRP_USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)))
+                    .isInstanceOf(RatesUnavailableException.class);
             assertThat(calls).hasValue(3);
         }
     }
@@ -113,7 +140,7 @@ class BcrpClientTest {
     void non_2xx_is_retried() {
         replies = n -> n < 3 ? new Reply(503, "text/plain", "busy", 0) : new Reply(200, "application/json", JSON, 0);
         try (BcrpClient client = client()) {
-            assertThat(client.fetch(Moneda.USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)).publications())
+            assertThat(client.fetch(BCRP_USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)).publications())
                     .hasSize(1);
             assertThat(calls).hasValue(3);
         }
@@ -125,8 +152,8 @@ class BcrpClientTest {
         BcrpSettings settings = new BcrpSettings(baseUrl(), Duration.ofMillis(400), 3, Duration.ofMillis(100));
         try (BcrpClient client = new BcrpClient(settings, Clock.fixed(NOW, ZoneOffset.UTC))) {
             long started = System.nanoTime();
-            assertThatThrownBy(() -> client.fetch(Moneda.USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)))
-                    .isInstanceOf(BcrpUnavailableException.class);
+            assertThatThrownBy(() -> client.fetch(BCRP_USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)))
+                    .isInstanceOf(RatesUnavailableException.class);
             Duration took = Duration.ofNanos(System.nanoTime() - started);
 
             assertThat(calls).hasValue(3);
@@ -144,8 +171,8 @@ class BcrpClientTest {
         BcrpSettings settings = new BcrpSettings("http://127.0.0.1:" + port + "/api/", Duration.ofMillis(400), 2,
                 Duration.ofMillis(10));
         try (BcrpClient client = new BcrpClient(settings, Clock.fixed(NOW, ZoneOffset.UTC))) {
-            assertThatThrownBy(() -> client.fetch(Moneda.USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)))
-                    .isInstanceOf(BcrpUnavailableException.class);
+            assertThatThrownBy(() -> client.fetch(BCRP_USD, LocalDate.of(2026, 9, 28), LocalDate.of(2026, 9, 30)))
+                    .isInstanceOf(RatesUnavailableException.class);
         }
     }
 

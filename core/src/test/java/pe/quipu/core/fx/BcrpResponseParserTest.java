@@ -15,6 +15,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BcrpResponseParserTest {
 
+    private static final RateSeries BCRP_USD = RateSeries.of(Fuente.BCRP, Moneda.USD);
+    private static final RateSeries BCRP_EUR = RateSeries.of(Fuente.BCRP, Moneda.EUR);
     private static final Instant CAPTURED = Instant.parse("2026-10-07T15:00:00Z");
 
     private final BcrpResponseParser parser = new BcrpResponseParser();
@@ -22,7 +24,7 @@ class BcrpResponseParserTest {
     @Test
     void usd_sample_parses_set_rounds_half_up_and_skips_days_without_both_sides() throws IOException {
         BcrpResponseParser.Result result = parser.parse(sample("usd_interbancario_PD04637PD-PD04638PD.json"),
-                Moneda.USD, CAPTURED);
+                BCRP_USD, CAPTURED);
 
         assertThat(result.publications()).extracting(ExchangeRate::fecha).containsExactly(
                 LocalDate.of(2026, 9, 24), LocalDate.of(2026, 9, 25), LocalDate.of(2026, 9, 29),
@@ -41,7 +43,7 @@ class BcrpResponseParserTest {
 
     @Test
     void eur_sample_crosses_the_year() throws IOException {
-        BcrpResponseParser.Result result = parser.parse(sample("eur_PD04647PD-PD04648PD.json"), Moneda.EUR, CAPTURED);
+        BcrpResponseParser.Result result = parser.parse(sample("eur_PD04647PD-PD04648PD.json"), BCRP_EUR, CAPTURED);
 
         assertThat(result.publications()).containsExactly(
                 new ExchangeRate(Moneda.EUR, LocalDate.of(2025, 12, 30), new BigDecimal("3.941"),
@@ -49,6 +51,18 @@ class BcrpResponseParserTest {
                 new ExchangeRate(Moneda.EUR, LocalDate.of(2026, 1, 2), new BigDecimal("3.951"),
                         new BigDecimal("4.204"), "bcrp", CAPTURED));
         assertThat(result.listedWithoutValue()).containsExactly(LocalDate.of(2025, 12, 31));
+    }
+
+    @Test
+    void sbs_sample_is_read_as_sbs_s_rates() throws IOException {
+        BcrpResponseParser.Result result = parser.parse(sample("sbs_PD04639PD-PD04640PD.json"),
+                RateSeries.of(Fuente.SBS, Moneda.USD), CAPTURED);
+
+        assertThat(result.publications()).hasSize(6).allSatisfy(p -> assertThat(p.fuente()).isEqualTo("sbs"));
+        assertThat(result.publications()).filteredOn(p -> p.fecha().equals(LocalDate.of(2026, 9, 28))).singleElement()
+                .isEqualTo(new ExchangeRate(Moneda.USD, LocalDate.of(2026, 9, 28), new BigDecimal("3.432"),
+                        new BigDecimal("3.440"), "sbs", CAPTURED));
+        assertThat(result.listedWithoutValue()).containsExactly(LocalDate.of(2026, 9, 26));
     }
 
     @Test
@@ -76,7 +90,7 @@ class BcrpResponseParserTest {
                 {"config":{"series":[{"name":"c","dec":"2"},{"name":"v"}]},
                  "periods":[{"name":"02.Ene.26","values":["3.7451","3.7449"]}]}""";
 
-        ExchangeRate rate = parser.parse(body, Moneda.USD, CAPTURED).publications().getFirst();
+        ExchangeRate rate = parser.parse(body, BCRP_USD, CAPTURED).publications().getFirst();
 
         assertThat(rate.compra()).isEqualTo(new BigDecimal("3.75"));
         assertThat(rate.venta()).isEqualTo(new BigDecimal("3.745"));
@@ -88,7 +102,7 @@ class BcrpResponseParserTest {
                 {"config":{"series":[]},"periods":[{"name":"05.Ene.26","values":["3.7"]},
                  {"name":"06.Ene.26","values":[" n.d. ","3.8"]}]}""";
 
-        BcrpResponseParser.Result result = parser.parse(body, Moneda.USD, CAPTURED);
+        BcrpResponseParser.Result result = parser.parse(body, BCRP_USD, CAPTURED);
 
         assertThat(result.publications()).isEmpty();
         assertThat(result.listedWithoutValue()).containsExactlyInAnyOrder(
@@ -98,7 +112,7 @@ class BcrpResponseParserTest {
     @Test
     void empty_periods_is_a_valid_empty_answer() {
         BcrpResponseParser.Result result = parser.parse(
-                "{\"config\":{\"title\":\"x\",\"series\":[]},\"periods\":[]}", Moneda.EUR, CAPTURED);
+                "{\"config\":{\"title\":\"x\",\"series\":[]},\"periods\":[]}", BCRP_EUR, CAPTURED);
 
         assertThat(result.publications()).isEmpty();
         assertThat(result.listedWithoutValue()).isEmpty();
@@ -107,20 +121,20 @@ class BcrpResponseParserTest {
     @Test
     void html_and_other_shapes_are_format_failures() {
         String html = "<!DOCTYPE html><html><head><title>Request Rejected</title></head><body>…</body></html>";
-        assertThatThrownBy(() -> parser.parse(html, Moneda.USD, CAPTURED))
-                .isInstanceOf(BcrpFormatException.class).isInstanceOf(BcrpUnavailableException.class);
-        assertThatThrownBy(() -> parser.parse("", Moneda.USD, CAPTURED)).isInstanceOf(BcrpFormatException.class);
-        assertThatThrownBy(() -> parser.parse("{\"config\":{}}", Moneda.USD, CAPTURED))
+        assertThatThrownBy(() -> parser.parse(html, BCRP_USD, CAPTURED))
+                .isInstanceOf(BcrpFormatException.class).isInstanceOf(RatesUnavailableException.class);
+        assertThatThrownBy(() -> parser.parse("", BCRP_USD, CAPTURED)).isInstanceOf(BcrpFormatException.class);
+        assertThatThrownBy(() -> parser.parse("{\"config\":{}}", BCRP_USD, CAPTURED))
                 .isInstanceOf(BcrpFormatException.class);
-        assertThatThrownBy(() -> parser.parse("[1,2]", Moneda.USD, CAPTURED)).isInstanceOf(BcrpFormatException.class);
+        assertThatThrownBy(() -> parser.parse("[1,2]", BCRP_USD, CAPTURED)).isInstanceOf(BcrpFormatException.class);
         assertThatThrownBy(() -> parser.parse(
-                "{\"periods\":[{\"name\":\"2026-01-05\",\"values\":[\"1\",\"2\"]}]}", Moneda.USD, CAPTURED))
-                .isInstanceOf(BcrpFormatException.class);
-        assertThatThrownBy(() -> parser.parse(
-                "{\"periods\":[{\"name\":\"31.Set.26\",\"values\":[\"1\",\"2\"]}]}", Moneda.USD, CAPTURED))
+                "{\"periods\":[{\"name\":\"2026-01-05\",\"values\":[\"1\",\"2\"]}]}", BCRP_USD, CAPTURED))
                 .isInstanceOf(BcrpFormatException.class);
         assertThatThrownBy(() -> parser.parse(
-                "{\"periods\":[{\"name\":\"05.Ene.26\",\"values\":[\"abc\",\"2\"]}]}", Moneda.USD, CAPTURED))
+                "{\"periods\":[{\"name\":\"31.Set.26\",\"values\":[\"1\",\"2\"]}]}", BCRP_USD, CAPTURED))
+                .isInstanceOf(BcrpFormatException.class);
+        assertThatThrownBy(() -> parser.parse(
+                "{\"periods\":[{\"name\":\"05.Ene.26\",\"values\":[\"abc\",\"2\"]}]}", BCRP_USD, CAPTURED))
                 .isInstanceOf(BcrpFormatException.class);
     }
 

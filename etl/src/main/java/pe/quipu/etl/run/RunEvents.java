@@ -87,6 +87,19 @@ public final class RunEvents implements JobExecutionListener {
         return shown.getMessage();
     }
 
+    /**
+     * The failure that says why a run failed: the job's own first (a job that sums up its steps' failures adds one),
+     * then each step's in the order the steps ran; null when there is none. JobExecution.getAllFailureExceptions
+     * collects them in a HashSet, whose order changes from one run to the next.
+     */
+    public static Throwable firstFailure(JobExecution execution) {
+        if (!execution.getFailureExceptions().isEmpty()) {
+            return execution.getFailureExceptions().getFirst();
+        }
+        return execution.getStepExecutions().stream().flatMap(step -> step.getFailureExceptions().stream())
+                .findFirst().orElse(null);
+    }
+
     /** Spring Batch keeps local date-times in the JVM's zone. */
     static Instant instant(LocalDateTime time) {
         return time == null ? null : time.atZone(ZoneId.systemDefault()).toInstant();
@@ -120,8 +133,8 @@ public final class RunEvents implements JobExecutionListener {
         }
 
         static String error(JobExecution execution) {
-            if (!execution.getAllFailureExceptions().isEmpty()) {
-                Throwable t = execution.getAllFailureExceptions().getFirst();
+            Throwable t = firstFailure(execution);
+            if (t != null) {
                 return messageOf(t) != null ? messageOf(t) : t.getClass().getSimpleName();
             }
             String exit = execution.getExitStatus().getExitDescription();

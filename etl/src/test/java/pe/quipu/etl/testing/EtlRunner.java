@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.springframework.batch.core.repository.dao.DefaultExecutionContextSerializer;
 import pe.quipu.core.testing.BcrpStub;
+import pe.quipu.core.testing.SunatStub;
 import pe.quipu.core.testing.TestDatabase;
 import pe.quipu.etl.QuipuEtl;
 
@@ -29,19 +30,30 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Runs {@code java -jar quipu-etl.jar <args…> config.yml} in the test JVM: on the test database (the ETL attaches to
- * its embedded server as to any other Quipu process's), against a BCRP stand-in, on a test clock. Also reads what
- * a run announced in the outbox.
+ * its embedded server as to any other Quipu process's), against BCRP and SUNAT stand-ins, on a test clock. Also reads
+ * what a run announced in the outbox.
  */
 public final class EtlRunner {
 
     private final Clock clock;
     private final BcrpStub bcrp;
+    /** Where SUNAT is asked; a closed port when the test has no SUNAT stand-in. */
+    private final String sunatBaseUrl;
     private final TestDatabase database;
     private final ObjectMapper json = new ObjectMapper();
 
     public EtlRunner(Clock clock, BcrpStub bcrp, TestDatabase database) {
+        this(clock, bcrp, "http://127.0.0.1:9", database);
+    }
+
+    public EtlRunner(Clock clock, BcrpStub bcrp, SunatStub sunat, TestDatabase database) {
+        this(clock, bcrp, sunat.baseUrl(), database);
+    }
+
+    private EtlRunner(Clock clock, BcrpStub bcrp, String sunatBaseUrl, TestDatabase database) {
         this.clock = clock;
         this.bcrp = bcrp;
+        this.sunatBaseUrl = sunatBaseUrl;
         this.database = database;
     }
 
@@ -142,12 +154,18 @@ public final class EtlRunner {
                           attemptTimeout: 1400ms
                           maxAttempts: 3
                           retryWait: 200ms
+                        sunatFx:
+                          baseUrl: %s
+                          attemptTimeout: 1400ms
+                          maxAttempts: 3
+                          retryWait: 200ms
                         changes:
                           maxRemovedShare: %s
                         etl:
                           maxRejectedShare: 0.001
                           minRetainedShare: %s
-                        """.formatted(database.dataDirectory(), bcrp.baseUrl(), maxRemovedShare, minRetainedShare)
+                        """.formatted(database.dataDirectory(), bcrp.baseUrl(), sunatBaseUrl, maxRemovedShare,
+                                minRetainedShare)
                         + etl);
                 String[] full = Arrays.copyOf(args, args.length + 1);
                 full[args.length] = config.toString();

@@ -8,6 +8,11 @@ function stat(label, value, extra, id) {
   return h("div", { class: "card" }, h("p", { class: "stat-label" }, label), h("p", { class: "stat", id }, value), extra || null);
 }
 
+// One source's latest publication of one currency, as /v1/status lists it under tipoCambio.
+function rateRow(label, rate) {
+  return h("tr", {}, h("td", {}, label), h("td", {}, rate && rate.fecha ? `Publicado el ${date(rate.fecha)}` : "Sin datos aún"));
+}
+
 export async function overviewPage(container) {
   const alert = alertBox();
   const body = h("div", {});
@@ -56,8 +61,10 @@ export async function overviewPage(container) {
                 status.registry.loadedAt ? `${number(status.registry.rows)} contribuyentes, cargado el ${dateTime(status.registry.loadedAt)}`
                   : "Aún no cargado")),
               h("tr", {}, h("td", {}, "Ubigeos (INEI)"), h("td", {}, `${number(status.ubigeos.count)} distritos`)),
-              h("tr", {}, h("td", {}, "Tipo de cambio USD (BCRP)"), h("td", {}, status.tipoCambio.USD.fecha ? `Publicado el ${date(status.tipoCambio.USD.fecha)}` : "Sin datos aún")),
-              h("tr", {}, h("td", {}, "Tipo de cambio EUR (BCRP)"), h("td", {}, status.tipoCambio.EUR.fecha ? `Publicado el ${date(status.tipoCambio.EUR.fecha)}` : "Sin datos aún"))))),
+              rateRow("Tipo de cambio USD (BCRP)", status.tipoCambio.bcrp.USD),
+              rateRow("Tipo de cambio EUR (BCRP)", status.tipoCambio.bcrp.EUR),
+              rateRow("Tipo de cambio USD (SBS)", status.tipoCambio.sbs.USD),
+              rateRow("Tipo de cambio USD (SUNAT)", status.tipoCambio.sunat.USD)))),
         h("p", { class: "muted" }, `Versión de Quipu: ${status.version}`)));
     drawChart(chart, daily.days, today);
     if (resizeObserver) {
