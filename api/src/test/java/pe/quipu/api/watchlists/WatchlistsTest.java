@@ -256,14 +256,14 @@ class WatchlistsTest {
         // A second session's token: still unexpired after the deletion, which revokes only the one it was sent with.
         String otherToken = quipu.body(quipu.accounts.login(session.email(), session.password()))
                 .get("accessToken").asText();
-        assertThat(deleteAccount(session.accessToken()).statusCode()).isEqualTo(204);
+        assertThat(deleteAccount(quipu, session.accessToken()).statusCode()).isEqualTo(204);
         assertProblem(quipu.get("/v1/watchlists", key), 401, "unauthorized");
         assertProblem(quipu.get("/v1/watchlists/antes/rucs", key), 401, "unauthorized");
         assertProblem(quipu.get("/v1/watchlists", otherToken), 410, "gone");
         assertProblem(put(otherToken, "despues", body(rucs(0, 1))), 410, "gone");
     }
 
-    static HttpResponse<String> deleteAccount(String token) {
+    static HttpResponse<String> deleteAccount(pe.quipu.api.testing.QuipuClient quipu, String token) {
         return quipu.send(java.net.http.HttpRequest.newBuilder(quipu.uri("/v1/me"))
                 .method("DELETE", java.net.http.HttpRequest.BodyPublishers.ofString(
                         "{\"confirmation\":\"BORRAR MI CUENTA\"}"))
