@@ -85,16 +85,45 @@ interface WatchlistRows {
 
     /**
      * Up to {@code n} changes to the list's RUCs after the keyset {@code (at, id)}, from {@code from} on, oldest
-     * first; each recorded while its RUC was on the list (from when it was last added).
+     * first; each recorded while its RUC was on the list (from when it was last added). List first: each RUC's own
+     * changes from the log's {@code (ruc, at, id)} index, merged; costs one probe per RUC of the list, whatever the
+     * log's size, so it serves lists that are small beside the registry.
+     */
+    @SqlQuery("""
+            select c.id, rtrim(c.ruc) as ruc, c.kind, c.changes::text as changes, c.padrones::text as padrones,
+                   c.load_run_id, c.at
+              from watchlist_rucs w
+              cross join lateral (
+                    select * from ruc_changes c
+                     where c.ruc = w.ruc and c.at >= greatest(:from, w.added_at) and (c.at, c.id) > (:at, :afterId)
+                     order by c.at, c.id
+                     limit :n) c
+             where w.watchlist_id = :id
+             order by c.at, c.id
+             limit :n""")
+    @RegisterConstructorMapper(ChangeRow.class)
+    List<ChangeRow> changesListFirst(long id, Instant from, Instant at, long afterId, int n);
+
+    /**
+     * As {@link #changesListFirst}, log first: the log's changes in time order from {@code from} (the caller bounds
+     * it by the list's creation), each looked up in the list, until {@code n} are found; costs about {@code n} divided
+     * by the list's share of the registry probes, so it serves lists that are a large part of it. The lookup is kept
+     * a subplan (OFFSET 0), so that PostgreSQL walks the log's {@code (at, id)} index and stops at the limit rather
+     * than hashing the whole list and the whole window.
      */
     @SqlQuery("""
             select c.id, rtrim(c.ruc) as ruc, c.kind, c.changes::text as changes, c.padrones::text as padrones,
                    c.load_run_id, c.at
               from ruc_changes c
-              join watchlist_rucs w on w.watchlist_id = :id and w.ruc = c.ruc
-             where c.at >= :from and c.at >= w.added_at and (c.at, c.id) > (:at, :afterId)
+             where c.at >= :from and (c.at, c.id) > (:at, :afterId)
+               and exists (select 1 from watchlist_rucs w
+                            where w.watchlist_id = :id and w.ruc = c.ruc and w.added_at <= c.at offset 0)
              order by c.at, c.id
              limit :n""")
     @RegisterConstructorMapper(ChangeRow.class)
-    List<ChangeRow> changes(long id, Instant from, Instant at, long afterId, int n);
+    List<ChangeRow> changesLogFirst(long id, Instant from, Instant at, long afterId, int n);
+
+    /** The registry's size as PostgreSQL last estimated it (no count): what a list's share is measured against. */
+    @SqlQuery("select greatest(reltuples, 0)::bigint from pg_class where oid = 'ruc_registry'::regclass")
+    long registryEstimate();
 }

@@ -192,4 +192,60 @@ class WatchlistChangesTest {
         assertProblem(quipu.get("/v1/watchlists/p/changes", quipu.accounts.newKey(Scope.RUC_READ)), 403,
                 "forbidden_scope");
     }
+
+    /**
+     * The two ways of reading a page (list first, log first) give the same pages, cursor after cursor, with changes
+     * before and after RUCs joined, RUCs taken off and put back, and loads of several changes at one instant.
+     */
+    @Test
+    void reading_list_first_or_log_first_gives_the_same_pages() {
+        String key = quipu.accounts.newKey(Scope.WATCHLISTS_MANAGE);
+        java.util.UUID account = quipu.accounts.accountOf(key);
+        String[] watched = new String[40];
+        for (int i = 0; i < watched.length; i++) {
+            watched[i] = ruc(100 + i);
+        }
+        change(watched[0], "ANTES-DE-LA-LISTA", START.minus(Duration.ofHours(1)));
+        assertThat(quipu.put("/v1/watchlists/ambas", key, JSON, rucs(Arrays.copyOf(watched, 30))).statusCode())
+                .isEqualTo(201);
+        for (int i = 0; i < 90; i++) {
+            change(watched[i % 40], "C" + i, START.plus(Duration.ofMinutes(10L * (i / 7 + 1))));
+            change(ruc(200 + i % 5), "AJENO" + i, START.plus(Duration.ofMinutes(10L * (i / 7 + 1))));
+        }
+        quipu.clock.set(START.plus(Duration.ofMinutes(45)));
+        assertThat(quipu.post("/v1/watchlists/ambas/rucs", key, JSON, rucs(Arrays.copyOfRange(watched, 30, 40)))
+                .statusCode()).isEqualTo(200);
+        assertThat(quipu.request("DELETE", "/v1/watchlists/ambas/rucs/" + watched[3], key).statusCode())
+                .isEqualTo(204);
+        quipu.clock.set(START.plus(Duration.ofMinutes(65)));
+        assertThat(quipu.post("/v1/watchlists/ambas/rucs", key, JSON, rucs(watched[3])).statusCode()).isEqualTo(200);
+        quipu.clock.set(START.plus(Duration.ofDays(1)));
+
+        AccountWatchlists lists = new AccountWatchlists(quipu.database.jdbi(), quipu.clock, quipu.json,
+                quipu.application().accountLimits(), Duration.ofDays(400));
+        for (int limit : List.of(1, 7, 1000)) {
+            List<List<String>> byList = pages(lists, account, limit, false);
+            List<List<String>> byLog = pages(lists, account, limit, true);
+            assertThat(byLog).as("pages of %d", limit).isEqualTo(byList);
+            assertThat(byList.stream().mapToInt(List::size).sum()).as("pages of %d", limit).isEqualTo(
+                    items(page(key, "/v1/watchlists/ambas/changes?limit=1000&since=" + START.minus(Duration.ofDays(1))))
+                            .size());
+        }
+        List<String> all = pages(lists, account, 1000, false).getFirst();
+        assertThat(all).noneMatch(i -> i.contains("ANTES") || i.contains("AJENO"));
+        assertThat(all).anyMatch(i -> i.startsWith(watched[35] + " ")).hasSizeLessThan(90);
+    }
+
+    private static List<List<String>> pages(AccountWatchlists lists, java.util.UUID account, int limit,
+                                            boolean logFirst) {
+        List<List<String>> pages = new ArrayList<>();
+        String cursor = null;
+        do {
+            AccountWatchlists.Page<pe.quipu.api.ruc.RucChange> page = lists.changes(account, "ambas",
+                    START.minus(Duration.ofDays(1)), limit, cursor, logFirst);
+            pages.add(page.items().stream().map(c -> item(c.ruc(), c.changes().get("estado").to(), c.at())).toList());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return pages;
+    }
 }
