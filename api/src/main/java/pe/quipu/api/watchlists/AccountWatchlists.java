@@ -180,17 +180,18 @@ public final class AccountWatchlists {
     }
 
     /**
-     * Whether a page of {@code n} changes of a list of {@code rucs} RUCs is cheaper read log first than list first:
-     * log first costs about {@code n * registry / rucs} probes (the list's share of the registry's changes), list
-     * first {@code rucs}; so log first once {@code rucs^2 > n * registry}. For pages of 1,000 that is a list of about
-     * 45,000 RUCs over 2 M records, 135,000 over 18.3 M.
+     * Whether a page of {@code n} changes of a list of {@code rucs} RUCs is read as one join rather than list first:
+     * list first costs {@code rucs} index probes; finding {@code n} changes of the list in the log costs about
+     * {@code n * registry / rucs} (the list's share of the registry's changes); so the join once
+     * {@code rucs^2 > n * registry}. For pages of 1,000 that is a list of about 45,000 RUCs over 2 M records, 135,000
+     * over 18.3 M.
      */
-    static boolean logFirst(long rucs, int n, long registry) {
+    static boolean byJoin(long rucs, int n, long registry) {
         return (double) rucs * rucs > (double) n * Math.max(registry, 1);
     }
 
-    /** As above; {@code logFirst} non-null forces one way of reading (tests compare them). */
-    Page<RucChange> changes(UUID account, String name, Instant since, int limit, String cursor, Boolean logFirst) {
+    /** As above; {@code byJoin} non-null forces one way of reading (tests compare them). */
+    Page<RucChange> changes(UUID account, String name, Instant since, int limit, String cursor, Boolean byJoin) {
         checkName(name);
         Instant now = now();
         Instant cutoff = retention.compareTo(Duration.between(Instant.EPOCH, now)) >= 0 ? Instant.EPOCH
@@ -205,10 +206,10 @@ public final class AccountWatchlists {
             WatchlistRows.ListRow list = rows.find(account, name).orElseThrow(() -> noList(name));
             Instant afterAt = after == null ? Instant.EPOCH : after.at();
             long afterId = after == null ? 0 : after.id();
-            boolean byLog = logFirst != null ? logFirst
-                    : AccountWatchlists.logFirst(list.rucs(), limit + 1, rows.registryEstimate());
+            boolean joined = byJoin != null ? byJoin
+                    : AccountWatchlists.byJoin(list.rucs(), limit + 1, rows.registryEstimate());
             // Every entry joined the list at or after its creation: nothing of the log before it can show.
-            return byLog ? rows.changesLogFirst(list.id(), latest(from, list.createdAt()), afterAt, afterId, limit + 1)
+            return joined ? rows.changesByJoin(list.id(), latest(from, list.createdAt()), afterAt, afterId, limit + 1)
                     : rows.changesListFirst(list.id(), from, afterAt, afterId, limit + 1);
         });
         boolean more = found.size() > limit;

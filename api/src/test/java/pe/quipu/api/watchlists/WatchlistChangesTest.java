@@ -194,11 +194,11 @@ class WatchlistChangesTest {
     }
 
     /**
-     * The two ways of reading a page (list first, log first) give the same pages, cursor after cursor, with changes
+     * The two ways of reading a page (list first, one join) give the same pages, cursor after cursor, with changes
      * before and after RUCs joined, RUCs taken off and put back, and loads of several changes at one instant.
      */
     @Test
-    void reading_list_first_or_log_first_gives_the_same_pages() {
+    void reading_list_first_or_by_one_join_gives_the_same_pages() {
         String key = quipu.accounts.newKey(Scope.WATCHLISTS_MANAGE);
         java.util.UUID account = quipu.accounts.accountOf(key);
         String[] watched = new String[40];
@@ -225,8 +225,8 @@ class WatchlistChangesTest {
                 quipu.application().accountLimits(), Duration.ofDays(400));
         for (int limit : List.of(1, 7, 1000)) {
             List<List<String>> byList = pages(lists, account, limit, false);
-            List<List<String>> byLog = pages(lists, account, limit, true);
-            assertThat(byLog).as("pages of %d", limit).isEqualTo(byList);
+            List<List<String>> joined = pages(lists, account, limit, true);
+            assertThat(joined).as("pages of %d", limit).isEqualTo(byList);
             assertThat(byList.stream().mapToInt(List::size).sum()).as("pages of %d", limit).isEqualTo(
                     items(page(key, "/v1/watchlists/ambas/changes?limit=1000&since=" + START.minus(Duration.ofDays(1))))
                             .size());
@@ -237,12 +237,12 @@ class WatchlistChangesTest {
     }
 
     private static List<List<String>> pages(AccountWatchlists lists, java.util.UUID account, int limit,
-                                            boolean logFirst) {
+                                            boolean byJoin) {
         List<List<String>> pages = new ArrayList<>();
         String cursor = null;
         do {
             AccountWatchlists.Page<pe.quipu.api.ruc.RucChange> page = lists.changes(account, "ambas",
-                    START.minus(Duration.ofDays(1)), limit, cursor, logFirst);
+                    START.minus(Duration.ofDays(1)), limit, cursor, byJoin);
             pages.add(page.items().stream().map(c -> item(c.ruc(), c.changes().get("estado").to(), c.at())).toList());
             cursor = page.nextCursor();
         } while (cursor != null);
