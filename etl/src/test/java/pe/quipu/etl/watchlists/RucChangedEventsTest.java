@@ -262,6 +262,51 @@ class RucChangedEventsTest {
         }
     }
 
+    @Test
+    void a_ruc_whose_tipo_changes_in_the_extended_padron_is_told() throws Exception {
+        String ruc = ruc(9);
+        boolean loadedBefore = !quipu.database.texts("select 1 from dataset_loads where dataset = 'padron-extendido'")
+                .isEmpty();
+        quipu.database.jdbi().useHandle(h -> h.execute("insert into ruc_registry (ruc, razon_social, estado, condicion,"
+                + " actualizado) values (?, 'TIPO CAMBIANTE S.A.C.', 'ACTIVO', 'HABIDO', ?)", ruc, quipu.clock.instant()));
+        try {
+            Watcher a = watcher("/extendido", "[\"ruc.changed\"]");
+            watch(a.key(), "tipos", ruc);
+            // The first load of the extended padrón records nothing; the second records what it changes.
+            EtlRun first = etl.run("padron-extendido", "--file", extendido("tipo1.csv", ruc, "SOCIEDAD ANONIMA").toString());
+            assertThat(first.exitCode()).as(first.stdout()).isZero();
+            quipu.clock.advance(Duration.ofDays(1));
+            EtlRun second = etl.run("padron-extendido", "--file",
+                    extendido("tipo2.csv", ruc, "SOCIEDAD ANONIMA CERRADA").toString());
+            assertThat(second.exitCode()).as(second.stdout()).isZero();
+            Map<String, JsonNode> told = events(a.account(), second.runId());
+            assertThat(told.keySet()).containsExactly(ruc);
+            assertThat(told.get(ruc).get("kind").asText()).isEqualTo("changed");
+            assertThat(told.get(ruc).get("changes").toString())
+                    .isEqualTo("{\"tipo\":{\"to\":\"SOCIEDAD ANONIMA CERRADA\",\"from\":\"SOCIEDAD ANONIMA\"}}");
+            assertThat(receiver.next(Duration.ofSeconds(30)).path()).isEqualTo("/extendido");
+        } finally {
+            quipu.database.jdbi().useHandle(h -> {
+                h.execute("delete from ruc_registry where ruc = ?", ruc);
+                if (!loadedBefore) {
+                    h.execute("delete from dataset_loads where dataset = 'padron-extendido'");
+                }
+            });
+        }
+    }
+
+    /** An extended padrón CSV (PadronRUC) with one line: this RUC of this tipo. */
+    private static Path extendido(String name, String ruc, String tipo) throws IOException {
+        String text = "RUC,Estado,Condicion,Tipo,Actividad_Economica_CIIU_revision3_Principal,"
+                + "Actividad_Economica_CIIU_revision3_Secundaria,Actividad_Economica_CIIU_revision4_Principal,NroTrab,"
+                + "TipoFacturacion,TipoContabilidad,ComercioExterior,UBIGEO,Departamento,Provincia,Distrito,"
+                + "PERIODO_PUBLICACION\r\n"
+                + ruc + ",ACTIVO,HABIDO," + tipo + ",NO DISPONIBLE,NO DISPONIBLE,46900,5,,,,,,,,202609\r\n";
+        Path file = dir.resolve(name);
+        Files.write(file, text.getBytes(StandardCharsets.UTF_8));
+        return file;
+    }
+
     /** A SUNAT list file (Latin-1, '|'-separated, a header, a trailing '|') holding these RUCs. */
     private static Path list(String name, String... rucs) throws IOException {
         StringBuilder text = new StringBuilder("Ruc|Razon Social|A partir del|Resolucion|\r\n");
