@@ -33,6 +33,7 @@ import pe.quipu.api.training.TrainCommand;
 import pe.quipu.api.training.WarmUp;
 import pe.quipu.api.ubigeo.Ubigeos;
 import pe.quipu.api.webhooks.DeliverCommand;
+import pe.quipu.api.watchlists.Watchlists;
 import pe.quipu.api.webhooks.Webhooks;
 import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.SchemaMigrations;
@@ -124,6 +125,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         Ubigeos ubigeos = new Ubigeos(platform, environment);
         Rucs rucs = new Rucs(platform, environment, configuration.getRuc(), configuration.getSearch(),
                 configuration.getChanges(), plans.limits(), ubigeos::find);
+        Watchlists.serve(platform, environment, plans.limits(), configuration.getChanges());
         ExchangeRates.serve(platform, environment, configuration.getBcrp(), configuration.getSunatFx());
         Status.serve(platform, environment, configuration.getFreshness(), version(), configuration.getEnvironment());
         OpenApi.serve(environment);

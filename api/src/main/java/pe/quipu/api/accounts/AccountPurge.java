@@ -49,6 +49,8 @@ public final class AccountPurge {
                 String[] accounts = ids.stream().map(UUID::toString).toArray(String[]::new);
                 // Webhook endpoints take their subscriptions, deliveries and attempts with them (on delete cascade).
                 rows.deleteEndpoints(accounts);
+                // Watchlists take their RUCs with them (on delete cascade).
+                rows.deleteWatchlists(accounts);
                 rows.deleteEvents(accounts);
                 rows.deleteKeys(accounts);
                 rows.deleteSubscriptions(accounts);
@@ -81,6 +83,9 @@ public final class AccountPurge {
 
         @SqlUpdate("delete from webhook_endpoints where account_id = any(cast(:accounts as uuid[]))")
         void deleteEndpoints(String[] accounts);
+
+        @SqlUpdate("delete from watchlists where account_id = any(cast(:accounts as uuid[]))")
+        void deleteWatchlists(String[] accounts);
 
         @SqlUpdate("delete from events where account_id = any(cast(:accounts as uuid[]))")
         void deleteEvents(String[] accounts);

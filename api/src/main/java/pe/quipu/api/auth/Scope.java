@@ -8,7 +8,8 @@ public enum Scope {
     UBIGEOS_READ("ubigeos:read"),
     RUC_READ("ruc:read"),
     TIPO_CAMBIO_READ("tipo-cambio:read"),
-    WEBHOOKS_MANAGE("webhooks:manage");
+    WEBHOOKS_MANAGE("webhooks:manage"),
+    WATCHLISTS_MANAGE("watchlists:manage");
 
     private final String wireName;
 

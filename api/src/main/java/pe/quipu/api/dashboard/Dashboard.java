@@ -27,7 +27,8 @@ public final class Dashboard {
     /** The files under /app, beside this class. */
     static final List<String> FILES = List.of("index.html", "app.css", "favicon.svg", "js/main.js", "js/api.js",
             "js/dom.js", "js/format.js", "js/chart.js", "js/pages/auth.js", "js/pages/overview.js",
-            "js/pages/keys.js", "js/pages/webhooks.js", "js/pages/account.js", "js/pages/plans.js");
+            "js/pages/keys.js", "js/pages/webhooks.js", "js/pages/account.js", "js/pages/plans.js",
+            "js/pages/watchlists.js");
 
     private Dashboard() {
     }

@@ -13,4 +13,10 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD})
 public @interface CostsUnits {
+
+    /**
+     * The quota units one request holds: 1 for a data endpoint, 0 for one that counts toward the per-minute rate only
+     * (the watchlists' management, contract §11), which an account over its monthly quota may still call.
+     */
+    int value() default 1;
 }

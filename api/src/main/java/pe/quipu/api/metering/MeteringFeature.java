@@ -35,7 +35,7 @@ public final class MeteringFeature implements DynamicFeature {
      * no sync ever writes to the database: its requests run the very code a client's run, and count nowhere.
      */
     private static final AccountLimits WARM_UP = new AccountLimits(ApiKeyPrincipal.WARM_UP_ACCOUNT, "warm-up",
-            "warm-up", Long.MAX_VALUE / 2, Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 100, null);
+            "warm-up", Long.MAX_VALUE / 2, Integer.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 100, null);
 
     private final UsageMeter meter;
     private final UsageMeter warmUpMeter;
@@ -54,13 +54,16 @@ public final class MeteringFeature implements DynamicFeature {
 
     @Override
     public void configure(ResourceInfo resourceInfo, FeatureContext context) {
-        if (resourceInfo.getResourceMethod().isAnnotationPresent(CostsUnits.class)
-                || resourceInfo.getResourceClass().isAnnotationPresent(CostsUnits.class)) {
-            context.register(new MeteringFilter(meter, warmUpMeter, limits), PRIORITY);
+        CostsUnits costs = resourceInfo.getResourceMethod().getAnnotation(CostsUnits.class);
+        if (costs == null) {
+            costs = resourceInfo.getResourceClass().getAnnotation(CostsUnits.class);
+        }
+        if (costs != null) {
+            context.register(new MeteringFilter(meter, warmUpMeter, limits, costs.value()), PRIORITY);
         }
     }
 
-    private record MeteringFilter(UsageMeter meter, UsageMeter warmUpMeter, AccountLimitsCache limits)
+    private record MeteringFilter(UsageMeter meter, UsageMeter warmUpMeter, AccountLimitsCache limits, int units)
             implements ContainerRequestFilter, ContainerResponseFilter {
 
         @Override
@@ -69,12 +72,12 @@ public final class MeteringFeature implements DynamicFeature {
                 return; // refused before: no key, or not a key
             }
             if (key.warmUp()) {
-                request.setProperty(TICKET, warmUpMeter.admit(WARM_UP));
+                request.setProperty(TICKET, warmUpMeter.admit(WARM_UP, units));
                 return;
             }
             AccountLimits account = limits.get(key.accountId())
                     .orElseThrow(() -> new Unauthenticated("This key's account no longer exists"));
-            request.setProperty(TICKET, meter.admit(account));
+            request.setProperty(TICKET, meter.admit(account, units));
         }
 
         @Override

@@ -65,6 +65,14 @@ public final class UsageMeter {
      * {@link RateLimited} (checked first) or {@link QuotaExceeded}; a refused request is counted nowhere.
      */
     public Ticket admit(AccountLimits limits) {
+        return admit(limits, 1);
+    }
+
+    /**
+     * As {@link #admit(AccountLimits)}, reserving {@code units} quota units: 1, or 0 for a request that counts
+     * toward the per-minute rate only, and so is never refused for the month's quota.
+     */
+    public Ticket admit(AccountLimits limits, int units) {
         int waits = 0;
         while (true) {
             Instant now = clock.instant();
@@ -86,14 +94,14 @@ public final class UsageMeter {
                     if (minute.total() + 1 > limits.rateLimitRpm()) {
                         throw rateLimited(limits, minute, month, now);
                     }
-                    if (month.total() + 1 > limits.monthlyQuota()) {
-                        throw quotaExceeded(limits, minute, month, now, 1, 0);
+                    if (units > 0 && month.total() + units > limits.monthlyQuota()) {
+                        throw quotaExceeded(limits, minute, month, now, units, 0);
                     }
                     if (!mayWait || minute.ahead() + 1 <= rateAllowance(limits)
-                            && month.ahead() + 1 <= quotaAllowance(limits)) {
+                            && (units == 0 || month.ahead() + units <= quotaAllowance(limits))) {
                         minute.unsynced++;
-                        month.unsynced++;
-                        return new Ticket(this, limits, minute, month, usage.dayRequests, usage.dayUnits, 1);
+                        month.unsynced += units;
+                        return new Ticket(this, limits, minute, month, usage.dayRequests, usage.dayUnits, units);
                     }
                 }
             }

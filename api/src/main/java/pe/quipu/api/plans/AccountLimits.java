@@ -8,5 +8,6 @@ import java.util.UUID;
  * usage alert threshold.
  */
 public record AccountLimits(UUID accountId, String subscriptionId, String plan, long monthlyQuota, int rateLimitRpm,
-                            int batchCap, int webhookEndpoints, int usageAlertPercent, Instant renewsAt) {
+                            int batchCap, int webhookEndpoints, int watchlists, int watchlistRucs,
+                            int usageAlertPercent, Instant renewsAt) {
 }

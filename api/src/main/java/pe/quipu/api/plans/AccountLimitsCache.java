@@ -59,7 +59,8 @@ public final class AccountLimitsCache {
             long quota = current.monthlyQuota() == null ? plan.monthlyQuota() : current.monthlyQuota();
             int rpm = current.rateLimitRpm() == null ? plan.rateLimitRpm() : current.rateLimitRpm();
             return new AccountLimits(accountId, current.id(), current.plan(), quota, rpm, plan.batchCap(),
-                    plan.webhookEndpoints(), current.usageAlertPercent(), current.renewsAt());
+                    plan.webhookEndpoints(), plan.watchlists(), plan.watchlistRucs(), current.usageAlertPercent(),
+                    current.renewsAt());
         });
     }
 }

@@ -17,6 +17,14 @@ public final class PlanSettings {
     @Min(0)
     @JsonProperty
     private int webhookEndpoints;
+    /** Lists per account (contract §11). */
+    @Min(0)
+    @JsonProperty
+    private int watchlists;
+    /** Distinct RUCs over all of an account's lists (contract §11). */
+    @Min(0)
+    @JsonProperty
+    private int watchlistRucs;
 
     public long getMonthlyQuota() {
         return monthlyQuota;
@@ -32,5 +40,13 @@ public final class PlanSettings {
 
     public int getWebhookEndpoints() {
         return webhookEndpoints;
+    }
+
+    public int getWatchlists() {
+        return watchlists;
+    }
+
+    public int getWatchlistRucs() {
+        return watchlistRucs;
     }
 }

@@ -15,7 +15,8 @@ public final class PlanTable {
     public PlanTable(Map<String, PlanSettings> config) {
         Map<String, Plan> byName = new LinkedHashMap<>();
         config.forEach((name, p) -> byName.put(name,
-                new Plan(name, p.getMonthlyQuota(), p.getRateLimitRpm(), p.getBatchCap(), p.getWebhookEndpoints())));
+                new Plan(name, p.getMonthlyQuota(), p.getRateLimitRpm(), p.getBatchCap(), p.getWebhookEndpoints(),
+                        p.getWatchlists(), p.getWatchlistRucs())));
         this.plans = Map.copyOf(byName);
         this.listed = List.copyOf(byName.values());
     }

@@ -191,6 +191,21 @@ interface ExportRows {
     @FetchSize(FETCH)
     Stream<EventRow> events(UUID id);
 
+    // ---- watchlists
+
+    /** One RUC of one list, with its list's fields; {@code ruc} null for an empty list. */
+    record WatchlistRucRow(String name, int count, Instant createdAt, Instant updatedAt, String ruc) {
+    }
+
+    @SqlQuery("""
+            select w.name, w.rucs as count, w.created_at, w.updated_at, rtrim(r.ruc) as ruc
+              from watchlists w left join watchlist_rucs r on r.watchlist_id = w.id
+             where w.account_id = :id
+             order by w.name, r.ruc""")
+    @RegisterConstructorMapper(WatchlistRucRow.class)
+    @FetchSize(FETCH)
+    Stream<WatchlistRucRow> watchlistRucs(UUID id);
+
     // ---- usageHistory
 
     /** Quota units counted in one Lima calendar month ({@code month}: YYYY-MM). */

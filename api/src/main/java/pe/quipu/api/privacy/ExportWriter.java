@@ -64,6 +64,7 @@ final class ExportWriter {
         apiKeys(accountId, exportedAt);
         subscription(accountId, exportedAt);
         webhooks(accountId);
+        watchlists(accountId);
         events(accountId);
         auditLog(accountId, exportedAt.atOffset(ZoneOffset.UTC).minus(AuditLog.RETENTION).toInstant());
         currentUsage(usage);
@@ -396,6 +397,47 @@ final class ExportWriter {
         out.writeEndObject();
         out.writeNumberField("rateLimitRpm", u.rateLimitRpm());
         out.writeEndObject();
+    }
+
+    /**
+     * The account's watchlists by name, each with its RUCs in RUC order (contract §11), streamed: one list may hold
+     * 1,000,000 RUCs.
+     */
+    private void watchlists(UUID accountId) throws IOException {
+        out.writeArrayFieldStart("watchlists");
+        long lists = 0;
+        long rucs = 0;
+        String open = null;
+        try (Stream<ExportRows.WatchlistRucRow> stream = rows.watchlistRucs(accountId)) {
+            for (Iterator<ExportRows.WatchlistRucRow> it = stream.iterator(); it.hasNext(); ) {
+                ExportRows.WatchlistRucRow r = it.next();
+                if (!r.name().equals(open)) {
+                    if (open != null) {
+                        out.writeEndArray();
+                        out.writeEndObject();
+                    }
+                    open = r.name();
+                    lists++;
+                    out.writeStartObject();
+                    out.writeStringField("name", r.name());
+                    out.writeNumberField("count", r.count());
+                    instant("createdAt", r.createdAt());
+                    instant("updatedAt", r.updatedAt());
+                    out.writeArrayFieldStart("rucs");
+                }
+                if (r.ruc() != null) {
+                    out.writeString(r.ruc());
+                    rucs++;
+                }
+            }
+        }
+        if (open != null) {
+            out.writeEndArray();
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        counts.put("watchlists", lists);
+        counts.put("watchlists.rucs", rucs);
     }
 
     /** The quota units counted per Lima month, latest first (what the instances had synced by then). */

@@ -3,7 +3,14 @@ package pe.quipu.api.ruc;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -41,5 +48,67 @@ public record RucChange(String ruc, String kind, Map<String, FieldChange> change
     @JsonInclude(JsonInclude.Include.ALWAYS)
     @JsonPropertyOrder({"joined", "left"})
     public record Padrones(List<String> joined, List<String> left) {
+    }
+
+    /**
+     * The change a row of the log ({@code ruc_changes}) holds, its jsonb members given as their text: the differing
+     * fields in the record's order ({@link #FIELDS}), then any other the log names, in its order.
+     */
+    public static RucChange fromLog(ObjectMapper json, String ruc, String kind, String changes, String padrones,
+                                    long loadRunId, Instant at) {
+        return new RucChange(ruc.strip(), kind, changes(read(json, changes)), padrones(read(json, padrones)),
+                loadRunId, at);
+    }
+
+    /** The differing fields in the record's order, then any other the log names, in its order. */
+    private static Map<String, RucChange.FieldChange> changes(JsonNode stored) {
+        if (stored == null || !stored.isObject()) {
+            return null;
+        }
+        Map<String, RucChange.FieldChange> changes = new LinkedHashMap<>();
+        for (String field : RucChange.FIELDS) {
+            if (stored.has(field)) {
+                changes.put(field, fieldChange(stored.get(field)));
+            }
+        }
+        for (Iterator<String> names = stored.fieldNames(); names.hasNext(); ) {
+            String field = names.next();
+            changes.computeIfAbsent(field, f -> fieldChange(stored.get(f)));
+        }
+        return changes;
+    }
+
+    private static RucChange.FieldChange fieldChange(JsonNode change) {
+        return new RucChange.FieldChange(text(change.get("from")), text(change.get("to")));
+    }
+
+    private static RucChange.Padrones padrones(JsonNode stored) {
+        if (stored == null || !stored.isObject()) {
+            return null;
+        }
+        return new RucChange.Padrones(names(stored.get("joined")), names(stored.get("left")));
+    }
+
+    private static List<String> names(JsonNode list) {
+        List<String> names = new ArrayList<>();
+        if (list != null) {
+            list.forEach(name -> names.add(name.asText()));
+        }
+        return names;
+    }
+
+    private static String text(JsonNode value) {
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private static JsonNode read(ObjectMapper json, String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return json.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("PostgreSQL's jsonb is always JSON", e);
+        }
     }
 }

@@ -1,7 +1,5 @@
 package pe.quipu.api.ruc;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.domain.DomainException.NotFound;
@@ -9,10 +7,7 @@ import pe.quipu.core.ruc.Ruc;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -70,59 +65,7 @@ public final class RucHistory {
     }
 
     private RucChange change(ChangeLogRows.Row row) {
-        return new RucChange(row.ruc(), row.kind(), changes(read(row.changes())), padrones(read(row.padrones())),
-                row.loadRunId(), row.at());
-    }
-
-    /** The differing fields in the record's order, then any other the log names, in its order. */
-    private static Map<String, RucChange.FieldChange> changes(JsonNode stored) {
-        if (stored == null || !stored.isObject()) {
-            return null;
-        }
-        Map<String, RucChange.FieldChange> changes = new LinkedHashMap<>();
-        for (String field : RucChange.FIELDS) {
-            if (stored.has(field)) {
-                changes.put(field, fieldChange(stored.get(field)));
-            }
-        }
-        for (Iterator<String> names = stored.fieldNames(); names.hasNext(); ) {
-            String field = names.next();
-            changes.computeIfAbsent(field, f -> fieldChange(stored.get(f)));
-        }
-        return changes;
-    }
-
-    private static RucChange.FieldChange fieldChange(JsonNode change) {
-        return new RucChange.FieldChange(text(change.get("from")), text(change.get("to")));
-    }
-
-    private static RucChange.Padrones padrones(JsonNode stored) {
-        if (stored == null || !stored.isObject()) {
-            return null;
-        }
-        return new RucChange.Padrones(names(stored.get("joined")), names(stored.get("left")));
-    }
-
-    private static List<String> names(JsonNode list) {
-        List<String> names = new ArrayList<>();
-        if (list != null) {
-            list.forEach(name -> names.add(name.asText()));
-        }
-        return names;
-    }
-
-    private static String text(JsonNode value) {
-        return value == null || value.isNull() ? null : value.asText();
-    }
-
-    private JsonNode read(String text) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return json.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("PostgreSQL's jsonb is always JSON", e);
-        }
+        return RucChange.fromLog(json, row.ruc(), row.kind(), row.changes(), row.padrones(), row.loadRunId(),
+                row.at());
     }
 }

@@ -9,7 +9,7 @@ final class EventTypes {
 
     static final String ENDPOINT_TEST = "endpoint.test";
     static final Set<String> ACCOUNT = Set.of(ENDPOINT_TEST, "subscription.updated", "subscription.canceled",
-            "usage.threshold_reached", "key.created", "key.revoked", "key.rotated");
+            "usage.threshold_reached", "key.created", "key.revoked", "key.rotated", "ruc.changed");
     /** Operator-level events: only accounts with admin rights (grant-admin) may subscribe. */
     static final Set<String> ADMIN = Set.of("etl.run.started", "etl.run.succeeded", "etl.run.failed",
             "etl.run.canceled");

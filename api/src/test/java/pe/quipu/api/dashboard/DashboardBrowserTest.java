@@ -453,8 +453,52 @@ class DashboardBrowserTest {
                 .containsEntry("v0", sign(secret, afterRotation));
     }
 
+    /**
+     * Listas de vigilancia: a list made from pasted lines shows the lines left out, its count, a change with from and
+     * to, a RUC taken off, and the account's endpoint subscribed to ruc.changed.
+     */
     @Test
     @Order(12)
+    void a_watchlist_is_made_from_pasted_lines_and_shows_its_changes() throws Exception {
+        String kept = pe.quipu.core.ruc.Ruc.completing("2061887001").value();
+        String changed = pe.quipu.core.ruc.Ruc.completing("2061887002").value();
+        String removed = pe.quipu.core.ruc.Ruc.completing("2061887003").value();
+        click(By.cssSelector("a[data-route=listas]"));
+        waitFor(By.id("watchlist-form"));
+        assertThat(driver.findElement(By.id("watchlists-list")).getText()).contains("Aún no tienes listas");
+        WebElement text = waitFor(By.cssSelector("#watchlist-form textarea"));
+        text.sendKeys("RUC,Razón social\n" + kept + ",KUSI S.A.C.\n" + changed + ";ILLAPA\n\n2010022746\n" + removed);
+        click(By.cssSelector("#watchlist-form button[type=submit]"));
+        waitForText(By.cssSelector("main .alert.success"), "3 RUC vigilados");
+        assertThat(driver.findElement(By.id("watchlist-rejected-lines")).getText())
+                .contains("Línea 1: RUC").contains("Línea 5: 2010022746").contains("11 digits");
+        assertThat(driver.findElement(By.cssSelector("tr[data-watchlist=proveedores]")).getText()).contains("3");
+        // A load changes one of them after it joined the list.
+        quipu.database.jdbi().useHandle(h -> h.execute("""
+                insert into ruc_changes (ruc, kind, changes, load_run_id, at)
+                values (?, 'changed', cast(? as jsonb), 41, ?)""", changed,
+                "{\"condicion\": {\"from\": \"HABIDO\", \"to\": \"NO HABIDO\"}}",
+                quipu.clock.instant().plusSeconds(60)));
+        click(By.cssSelector("tr[data-watchlist=proveedores] button[data-action=open]"));
+        waitForText(By.id("watchlist-changes"), "HABIDO → NO HABIDO");
+        assertThat(driver.findElement(By.id("watchlist-changes")).getText()).contains(changed, "Condición");
+        checkPage("listas", "button[data-action=open]", "button[data-action=delete]", "button[data-remove]",
+                "#watchlist-form textarea", "#watchlist-form input[type=file]", "button[data-subscribe]");
+
+        click(By.cssSelector("button[data-remove='" + removed + "']"));
+        waitForText(By.cssSelector("main .alert.success"), "quitado");
+        waitForText(By.cssSelector("tr[data-watchlist=proveedores]"), "2");
+        assertThat(driver.findElements(By.cssSelector("button[data-remove='" + removed + "']"))).isEmpty();
+
+        click(By.cssSelector("button[data-subscribe]"));
+        waitForText(By.id("watchlist-endpoints"), "Suscrito");
+        assertThat(quipu.database.texts("select count(*) from webhook_subscriptions where event_type = 'ruc.changed'"
+                + " and endpoint_id in (select id from webhook_endpoints where url = ?)", receiver.url("/quipu")))
+                .containsExactly("1");
+    }
+
+    @Test
+    @Order(13)
     void the_plans_table_marks_the_accounts_plan() throws Exception {
         click(By.cssSelector("a[data-route=planes]"));
         waitFor(By.cssSelector("tr[data-plan=starter][aria-current=true]"));
@@ -463,7 +507,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(13)
+    @Order(14)
     void a_rectification_shows_in_the_export_downloaded_without_a_secret() throws Exception {
         click(By.cssSelector("a[data-route=cuenta]"));
         WebElement nombre = waitFor(By.id("me-nombre"));
@@ -486,7 +530,7 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(14)
+    @Order(15)
     void deleting_the_account_once_its_phrase_is_typed_logs_out_for_good() {
         WebElement remove = driver.findElement(By.id("delete-account"));
         assertThat(remove.isEnabled()).isFalse();
@@ -505,10 +549,10 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Order(15)
+    @Order(16)
     void every_page_was_checked_at_both_widths() {
         assertThat(checked).containsExactly("ingresar", "registro", "claves-vacio", "claves", "resumen", "webhooks",
-                "entregas", "planes", "cuenta");
+                "entregas", "listas", "planes", "cuenta");
     }
 
     // ---- The checks made on every page ----

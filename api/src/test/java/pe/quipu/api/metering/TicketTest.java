@@ -29,7 +29,7 @@ class TicketTest {
             Clock.fixed(Instant.parse("2026-10-07T15:00:00Z"), ZoneOffset.UTC), null);
     /** A fresh account for each test, so that each starts with its whole quota and minute. */
     private final AccountLimits account = new AccountLimits(UUID.randomUUID(), "sub_test", "free", QUOTA, RPM, 100, 0,
-            80, Instant.parse("2026-11-01T05:00:00Z"));
+            0, 0, 80, Instant.parse("2026-11-01T05:00:00Z"));
 
     @ParameterizedTest(name = "{0} spends")
     @ValueSource(ints = {200, 201, 202, 204, 299, 304, 404})

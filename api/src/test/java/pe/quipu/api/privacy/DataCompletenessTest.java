@@ -128,6 +128,19 @@ class DataCompletenessTest {
                     entry("created_at", "webhooks[].createdAt"),
                     entry("updated_at", "webhooks[].updatedAt"),
                     entry("failing_since", "webhooks[].failingSince"))),
+            entry("watchlists", Map.of(
+                    "id", "not shown: the list's row id (internal; the name identifies it)",
+                    "account_id", IMPLIED,
+                    "name", "watchlists[].name",
+                    "rucs", "watchlists[].count",
+                    "created_at", "watchlists[].createdAt",
+                    "updated_at", "watchlists[].updatedAt")),
+            entry("watchlist_rucs", Map.of(
+                    "watchlist_id", "implied: the list",
+                    "account_id", IMPLIED,
+                    "ruc", "watchlists[].rucs[]",
+                    "added_at", "not shown: when each RUC joined its list, which only bounds the list's changes"
+                            + " (the list's updatedAt shows its last write)")),
             entry("webhook_subscriptions", Map.of(
                     "endpoint_id", "implied: the endpoint",
                     "event_type", "webhooks[].events",

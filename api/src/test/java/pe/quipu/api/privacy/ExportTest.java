@@ -123,7 +123,8 @@ class ExportTest {
         @Test
         void has_every_member_in_order_with_its_time_and_format() {
             assertThat(fieldNames(export)).containsExactly("exportedAt", "format", "compliance", "user", "auth",
-                    "apiKeys", "subscription", "webhooks", "events", "auditLog", "currentUsage", "usageHistory",
+                    "apiKeys", "subscription", "webhooks", "watchlists", "events", "auditLog", "currentUsage",
+                    "usageHistory",
                     "usageDays", "_meta");
             assertThat(export.get("exportedAt").asText()).isEqualTo(exportedAt.toString());
             assertThat(export.get("format").asText()).isEqualTo("v1");

@@ -124,7 +124,7 @@ class RucLookupsTest {
     }
 
     private static AccountLimits account(String plan, int batchCap) {
-        return new AccountLimits(UUID.randomUUID(), "sub_test", plan, 1_000, 60, batchCap, 0, 80,
+        return new AccountLimits(UUID.randomUUID(), "sub_test", plan, 1_000, 60, batchCap, 0, 0, 0, 80,
                 Instant.parse("2026-11-01T05:00:00Z"));
     }
 }

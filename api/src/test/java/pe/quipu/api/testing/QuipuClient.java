@@ -88,6 +88,10 @@ public abstract class QuipuClient {
         return send(withBody(path, "POST", contentType, body), key, headers);
     }
 
+    public HttpResponse<String> put(String path, String key, String contentType, String body, String... headers) {
+        return send(withBody(path, "PUT", contentType, body), key, headers);
+    }
+
     public HttpResponse<String> patch(String path, String key, String contentType, String body, String... headers) {
         return send(withBody(path, "PATCH", contentType, body), key, headers);
     }

@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.InvalidRucException;
+import pe.quipu.core.watchlists.WatchedChanges;
 import pe.quipu.etl.run.ChangeLog;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.EtlSettings;
@@ -177,6 +178,7 @@ public class PadronExtendidoJob {
         long logged = first ? 0 : rows.logChanges(ChangeLog.changes(List.of(
                 new ChangeLog.Field("tipo", "r.tipo", "s.tipo"),
                 new ChangeLog.Field("ciiu", "r.ciiu", "s.ciiu"))), runId, now);
+        long announced = logged == 0 ? 0 : WatchedChanges.announce(handle, runId, now);
         int updated = rows.update(now);
         contribution.incrementWriteCount(updated);
         StageRows.Matches matches = rows.matches();
@@ -188,7 +190,8 @@ public class PadronExtendidoJob {
         contribution.getStepExecution().getExecutionContext().putLong("rucsNotInRegistry", matches.unknown());
         LOG.info("padron-extendido: {} RUCs of the registry found in the file, {} changed ({}); {} RUCs not in the "
                         + "registry left out", matches.matched(), updated,
-                first ? "its first load: nothing recorded in the change log" : logged + " rows in the change log",
+                first ? "its first load: nothing recorded in the change log"
+                        : logged + " rows in the change log, " + announced + " ruc.changed events",
                 matches.unknown());
     }
 

@@ -13,6 +13,7 @@ import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.ruc.RegistryColumns;
 import pe.quipu.core.ruc.RegistrySearch;
+import pe.quipu.core.watchlists.WatchedChanges;
 import pe.quipu.etl.run.ChangeLog;
 import pe.quipu.etl.run.RemovedShare;
 
@@ -146,6 +147,10 @@ final class RegistryPublisher {
             LOG.info("recorded {} changes in the change log in {} ms ({} records changed in their answers, {} only in"
                             + " their published parts)", logged, millisSince(t), changed,
                     difference.changed() - changed);
+            t = System.nanoTime();
+            long announced = WatchedChanges.announce(handle, runId, now);
+            LOG.info("wrote {} ruc.changed events for the watched RUCs among them in {} ms", announced,
+                    millisSince(t));
             if (how == Publication.DIFFERENCE) {
                 t = System.nanoTime();
                 apply(rows, difference, now);

@@ -8,6 +8,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.core.db.DatasetLoads;
+import pe.quipu.core.watchlists.WatchedChanges;
 import pe.quipu.etl.run.ChangeLog;
 import pe.quipu.etl.run.RemovedShare;
 
@@ -47,6 +48,7 @@ final class ListPublisher {
             RemovedShare.refuseAbove(moves.left(), moves.inService(), maxRemovedShare,
                     "RUCs of the list " + file.padron());
             long logged = moves.inService() == 0 ? 0 : rows.logMoves(file.stage(), file.padron(), runId, now);
+            long announced = logged == 0 ? 0 : WatchedChanges.announce(h, runId, now);
             rows.deleteList(file.padron());
             // The last line of a RUC met twice wins, as in the padrón.
             long inserted = rows.insertList(file.stage(), file.padron());
@@ -54,7 +56,7 @@ final class ListPublisher {
             h.execute("drop table " + file.stage());
             LOG.info("{}: {} RUCs joined the list and {} left it ({})", file.jobName(), moves.joined(), moves.left(),
                     moves.inService() == 0 ? "its first load: nothing recorded in the change log"
-                            : logged + " rows in the change log");
+                            : logged + " rows in the change log, " + announced + " ruc.changed events");
             return inserted;
         });
     }

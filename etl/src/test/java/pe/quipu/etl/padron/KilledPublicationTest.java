@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +29,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A padrón load killed (SIGKILL) while it applies its difference to the registry in service: the previous registry
- * keeps serving, with its indexes, words and change log as they were, and the next load succeeds.
+ * keeps serving, with its indexes, words and change log as they were, no {@code ruc.changed} event exists for a change
+ * that did not publish, and the next load succeeds and writes them.
  */
 class KilledPublicationTest {
 
@@ -81,6 +83,22 @@ class KilledPublicationTest {
         List<String> words = words();
         List<String> indexes = indexes();
         long logged = count("select count(*) from ruc_changes");
+        // An account watching ten of the RUCs the load changes, with an endpoint subscribed to ruc.changed (written
+        // as the API writes one: only the event's existence matters here, RucChangedEventsTest delivers them).
+        String watcherKey = quipu.accounts.newKey(Scope.WATCHLISTS_MANAGE);
+        UUID watcher = quipu.accounts.accountOf(watcherKey);
+        assertThat(quipu.put("/v1/watchlists/vigilados", watcherKey, "application/json", "{\"rucs\":["
+                + java.util.stream.IntStream.range(0, 10).mapToObj(i -> "\"" + ruc(i) + "\"")
+                .collect(java.util.stream.Collectors.joining(",")) + "]}").statusCode()).isEqualTo(201);
+        quipu.database.jdbi().useHandle(h -> {
+            UUID endpoint = UUID.randomUUID();
+            h.execute("insert into webhook_endpoints (id, account_id, url, host, port, pinned_address, active, secret,"
+                    + " created_at, updated_at) values (?, ?, 'https://127.0.0.1:9/x', '127.0.0.1', 9, '127.0.0.1',"
+                    + " true, 'whsec_killed', now(), now())", endpoint, watcher);
+            h.execute("insert into webhook_subscriptions (endpoint_id, event_type, since_seq)"
+                    + " select ?, 'ruc.changed', coalesce(max(seq), 0) from events", endpoint);
+        });
+        String watched = "select count(*) from events where type = 'ruc.changed' and account_id = '" + watcher + "'";
         List<String> loads = quipu.database.texts("select concat_ws(',', rows, loaded_at, added, changed, removed)"
                 + " from dataset_loads where dataset = 'padron'");
 
@@ -113,6 +131,7 @@ class KilledPublicationTest {
         assertThat(words()).isEqualTo(words);
         assertThat(indexes()).isEqualTo(indexes);
         assertThat(count("select count(*) from ruc_changes")).isEqualTo(logged);
+        assertThat(count(watched)).as("no event for a change that did not publish").isZero();
         assertThat(quipu.database.texts("select concat_ws(',', rows, loaded_at, added, changed, removed)"
                 + " from dataset_loads where dataset = 'padron'")).isEqualTo(loads);
         assertThat(quipu.body(quipu.get("/v1/ruc/" + ruc(0), key)).path("estado").asText()).isEqualTo("ACTIVO");
@@ -125,6 +144,10 @@ class KilledPublicationTest {
         assertThat(next.exitCode()).as(next.stdout()).isZero();
         assertThat(quipu.database.texts("select kind || ' ' || count(*) from ruc_changes where load_run_id = ?"
                 + " group by kind", next.runId())).containsExactly("changed " + CHANGING);
+        assertThat(quipu.database.texts("select data->>'ruc' from events where type = 'ruc.changed'"
+                + " and account_id = ? and (data->>'loadRunId')::bigint = ? order by 1", watcher, next.runId()))
+                .isEqualTo(java.util.stream.IntStream.range(0, 10).mapToObj(KilledPublicationTest::ruc).toList());
+        assertThat(count(watched)).isEqualTo(10);
         assertThat(quipu.database.texts("select status from batch_job_execution where job_execution_id = ?",
                 next.runId() - 1)).containsExactly("FAILED");
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(

@@ -16,27 +16,27 @@ import java.util.Map;
  * generator's rows first (the same seed gives the same rows each day), then records of the test's own, which a test
  * changes from one day to the next. A record is the fifteen fields of a line; {@code -} publishes nothing.
  */
-final class PadronDay {
+public final class PadronDay {
 
     private final long generated;
     private final long seed;
     private final Map<String, String[]> records = new LinkedHashMap<>();
 
     /** @param generated how many of {@link PadronGenerator}'s rows come first (seed {@code seed}) */
-    PadronDay(long generated, long seed) {
+    public PadronDay(long generated, long seed) {
         this.generated = generated;
         this.seed = seed;
     }
 
     /** A copy with the same generated rows and records, to change into the next day. */
-    PadronDay next() {
+    public PadronDay next() {
         PadronDay next = new PadronDay(generated, seed);
         records.forEach((ruc, fields) -> next.records.put(ruc, fields.clone()));
         return next;
     }
 
     /** A copy with the generator's first {@code rows} rows instead (the same seed writes the same first rows). */
-    PadronDay withGenerated(long rows) {
+    public PadronDay withGenerated(long rows) {
         PadronDay other = new PadronDay(rows, seed);
         records.forEach((ruc, fields) -> other.records.put(ruc, fields.clone()));
         return other;
@@ -47,7 +47,8 @@ final class PadronDay {
      * file's order (TIPO DE VÍA, NOMBRE DE VÍA, CÓDIGO DE ZONA, TIPO DE ZONA, NÚMERO, INTERIOR, LOTE, DEPARTAMENTO,
      * MANZANA, KILÓMETRO), missing ones {@code -}.
      */
-    PadronDay put(String ruc, String razonSocial, String estado, String condicion, String ubigeo, String... address) {
+    public PadronDay put(String ruc, String razonSocial, String estado, String condicion, String ubigeo,
+                         String... address) {
         String[] fields = new String[15];
         java.util.Arrays.fill(fields, "-");
         fields[0] = ruc;
@@ -61,24 +62,24 @@ final class PadronDay {
     }
 
     /** Changes field {@code index} (1 name, 2 estado, 3 condición, 4 ubigeo, 5-14 the address parts) of a record. */
-    PadronDay set(String ruc, int index, String value) {
+    public PadronDay set(String ruc, int index, String value) {
         records.get(ruc)[index] = value;
         return this;
     }
 
-    PadronDay remove(String ruc) {
+    public PadronDay remove(String ruc) {
         records.remove(ruc);
         return this;
     }
 
     /** The file's bytes. */
-    byte[] bytes() {
+    public byte[] bytes() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         write(out);
         return out.toByteArray();
     }
 
-    void write(OutputStream out) {
+    public void write(OutputStream out) {
         try {
             if (generated > 0) {
                 PadronGenerator.write(out, generated, seed);
@@ -93,7 +94,7 @@ final class PadronDay {
         }
     }
 
-    Path writeTo(Path file) throws IOException {
+    public Path writeTo(Path file) throws IOException {
         try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
             write(out);
         }

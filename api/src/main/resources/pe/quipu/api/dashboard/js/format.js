@@ -34,6 +34,7 @@ export const SCOPES = [
   { name: "ubigeos:read", label: "Consultar ubigeos (ubigeos:read)" },
   { name: "tipo-cambio:read", label: "Consultar tipo de cambio (tipo-cambio:read)" },
   { name: "webhooks:manage", label: "Gestionar webhooks (webhooks:manage)" },
+  { name: "watchlists:manage", label: "Gestionar listas de vigilancia (watchlists:manage)" },
 ];
 
 export const EVENTS = [
@@ -44,6 +45,7 @@ export const EVENTS = [
   { name: "usage.threshold_reached", label: "Umbral de consumo alcanzado (usage.threshold_reached)" },
   { name: "subscription.updated", label: "Plan cambiado (subscription.updated)" },
   { name: "subscription.canceled", label: "Suscripción cancelada (subscription.canceled)" },
+  { name: "ruc.changed", label: "Cambió un RUC vigilado (ruc.changed)" },
 ];
 
 const KEY_STATUS = { active: ["Activa", "ok"], grace: ["En gracia", "warn"], revoked: ["Revocada", "bad"] };

@@ -7,6 +7,7 @@ import { keysPage } from "./pages/keys.js";
 import { webhooksPage, webhookPage } from "./pages/webhooks.js";
 import { accountPage } from "./pages/account.js";
 import { plansPage } from "./pages/plans.js";
+import { watchlistsPage } from "./pages/watchlists.js";
 
 const main = document.getElementById("main");
 const nav = document.getElementById("nav");
@@ -21,11 +22,12 @@ const ROUTES = {
   resumen: overviewPage,
   claves: keysPage,
   webhooks: webhooksPage,
+  listas: watchlistsPage,
   cuenta: accountPage,
   planes: plansPage,
 };
 const TITLES = {
-  ingresar: "Ingresar", registro: "Crear cuenta", resumen: "Resumen", claves: "Claves de API", webhooks: "Webhooks",
+  ingresar: "Ingresar", registro: "Crear cuenta", resumen: "Resumen", claves: "Claves de API", webhooks: "Webhooks", listas: "Listas de vigilancia",
   cuenta: "Cuenta", planes: "Planes",
 };
 
