@@ -20,6 +20,8 @@ import pe.quipu.api.keys.Keys;
 import pe.quipu.api.keys.RevokeKeyCommand;
 import pe.quipu.api.metering.Metering;
 import pe.quipu.api.openapi.OpenApi;
+import pe.quipu.api.operations.Operations;
+import pe.quipu.api.operations.TaskCommand;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.Plans;
 import pe.quipu.api.platform.DatabaseSupport;
@@ -80,6 +82,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         bootstrap.addCommand(new GenerateSigningKeyCommand());
         bootstrap.addCommand(new DeliverCommand<>(QuipuConfiguration.class, clock));
         bootstrap.addCommand(new TrainCommand<>(this, clock));
+        bootstrap.addCommand(new TaskCommand<>(QuipuConfiguration.class));
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {
@@ -109,6 +112,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             DevelopmentMode.announce(environment, configuration.developmentRelaxations());
         }
         HttpEdge.install(environment, configuration.getServerFactory());
+        Operations.serve(environment, configuration.getAdminTasks(), configuration.isProduction());
 
         Plans plans = new Plans(platform, configuration.getPlans())
                 .serving(environment, configuration.getSubscriptions());

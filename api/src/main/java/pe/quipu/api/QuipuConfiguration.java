@@ -14,6 +14,8 @@ import pe.quipu.api.accounts.AuthSettings;
 import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.metering.MeteringSettings;
+import pe.quipu.api.operations.AdminSettings;
+import pe.quipu.api.operations.TaskCommand;
 import pe.quipu.api.ruc.RucSettings;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.SubscriptionsSettings;
@@ -39,7 +41,8 @@ import java.util.Map;
  */
 @JsonIgnoreProperties({"etl"})
 public class QuipuConfiguration extends Configuration
-        implements OperatorCommand.DatabaseConfigured, DeliverCommand.Configured, TrainCommand.Configured {
+        implements OperatorCommand.DatabaseConfigured, DeliverCommand.Configured, TrainCommand.Configured,
+        TaskCommand.Configured {
 
     @NotNull
     @Pattern(regexp = "development|production", message = "must be development or production (QUIPU_ENV)")
@@ -114,6 +117,17 @@ public class QuipuConfiguration extends Configuration
     @JsonProperty
     private PrivacySettings privacy = new PrivacySettings();
 
+    /** The operator tasks' admin token (contract §13). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private AdminSettings adminTasks = new AdminSettings();
+
+    @Override
+    public AdminSettings getAdminTasks() {
+        return adminTasks;
+    }
+
     public String getEnvironment() {
         return environment;
     }
@@ -156,6 +170,7 @@ public class QuipuConfiguration extends Configuration
         List<String> relaxed = new ArrayList<>(webhooks.developmentRelaxations());
         relaxed.addAll(auth.developmentRelaxations());
         relaxed.addAll(privacy.developmentRelaxations());
+        relaxed.addAll(adminTasks.developmentRelaxations());
         return relaxed;
     }
 

@@ -15,6 +15,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
 import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pe.quipu.api.operations.AdminSettings;
+import pe.quipu.api.operations.AdminToken;
 import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.plans.PlanSettings;
@@ -58,6 +60,8 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
         BcrpSettings getBcrp();
 
         Map<String, PlanSettings> getPlans();
+
+        AdminSettings getAdminTasks();
     }
 
     private final Clock clock;
@@ -92,16 +96,18 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
         String given = namespace.getString("work_dir");
         workDirectory = given == null ? Files.createTempDirectory("quipu-train")
                 : Files.createDirectory(Path.of(given)).toAbsolutePath();
-        Map<String, String> overrides = Map.of(
-                "environment", "development",
-                "database.url", "",
-                "database.embeddedDataDirectory", workDirectory.resolve("postgres").toString(),
-                "database.embeddedPort", "0",
-                "database.embeddedServerSettings", "",
-                "auth.signingKeyFile", "",
-                "auth.developmentSigningKeyFile", workDirectory.resolve("jwt-signing-key.json").toString(),
-                "bcrp.captureEnabled", "false",
-                "bcrp.baseUrl", CLOSED_BCRP_URL);
+        Map<String, String> overrides = Map.ofEntries(
+                Map.entry("environment", "development"),
+                Map.entry("database.url", ""),
+                Map.entry("database.embeddedDataDirectory", workDirectory.resolve("postgres").toString()),
+                Map.entry("database.embeddedPort", "0"),
+                Map.entry("database.embeddedServerSettings", ""),
+                Map.entry("auth.signingKeyFile", ""),
+                Map.entry("auth.developmentSigningKeyFile", workDirectory.resolve("jwt-signing-key.json").toString()),
+                Map.entry("adminTasks.tokenFile", ""),
+                Map.entry("adminTasks.developmentTokenFile", workDirectory.resolve("admin-token").toString()),
+                Map.entry("bcrp.captureEnabled", "false"),
+                Map.entry("bcrp.baseUrl", CLOSED_BCRP_URL));
         overrides.forEach((name, value) -> System.setProperty(OVERRIDE_PREFIX + name, value));
         try {
             super.run(bootstrap, namespace);
@@ -151,7 +157,9 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
                 data = new TrainingData(platform);
                 key = data.load();
             }
-            TrainingLoad load = new TrainingLoad(server.port(), server.adminPort(), key,
+            String adminToken = AdminToken.read(Path.of(configuration.getAdminTasks().effectiveTokenFile()),
+                    "adminTasks.developmentTokenFile");
+            TrainingLoad load = new TrainingLoad(server.port(), server.adminPort(), adminToken, key,
                     TrainingData.largestBatchPlan(configuration.getPlans()), environment.getObjectMapper(),
                     data.today());
             TrainingLoad.Summary summary = load.run(Duration.ofSeconds(namespace.getInt("seconds")),

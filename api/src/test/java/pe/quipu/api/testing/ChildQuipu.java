@@ -21,6 +21,8 @@ public final class ChildQuipu {
     public static ProcessBuilder command(TestDatabase database, Path log, List<String> jvmOptions, String command) {
         List<String> line = new ArrayList<>();
         line.add(ProcessHandle.current().info().command().orElseThrow());
+        // The development admin token beside the test database, as the in-process instances keep it.
+        line.add("-Ddw.adminTasks.developmentTokenFile=" + database.folder().resolve("admin-token"));
         line.addAll(jvmOptions);
         line.addAll(List.of("-cp", System.getProperty("java.class.path"), "pe.quipu.api.QuipuApplication", command,
                 Path.of("..", "config.yml").toAbsolutePath().toString()));

@@ -259,6 +259,7 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
             settings.put("database.password", database.database().password());
         }
         settings.put("auth.developmentSigningKeyFile", signingKey().toString());
+        settings.put("adminTasks.developmentTokenFile", database.folder().resolve("admin-token").toString());
         settings.put("server.applicationConnectors[0].port", "0");
         settings.put("server.adminConnectors[0].port", "0");
         settings.put("bcrp.baseUrl", bcrp.baseUrl());
