@@ -46,6 +46,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
     private final Clock clock;
     private volatile AccountLimitsCache accountLimits;
+    /** Set by {@link #main}: this application is the process, and answers SIGTERM itself. */
+    private boolean ownsProcess;
 
     public QuipuApplication() {
         this(Clock.systemUTC());
@@ -62,7 +64,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
     }
 
     public static void main(String[] args) throws Exception {
-        new QuipuApplication().run(args);
+        QuipuApplication application = new QuipuApplication();
+        application.ownsProcess = true;
+        application.run(args);
     }
 
     @Override
@@ -112,7 +116,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             DevelopmentMode.announce(environment, configuration.developmentRelaxations());
         }
         HttpEdge.install(environment, configuration.getServerFactory());
-        Operations.serve(environment, configuration.getAdminTasks(), configuration.isProduction());
+        Operations.serve(platform, environment, configuration.getServerFactory(), configuration.getAdminTasks(),
+                configuration.getShutdown(), configuration.isProduction(), ownsProcess);
 
         Plans plans = new Plans(platform, configuration.getPlans())
                 .serving(environment, configuration.getSubscriptions());

@@ -15,6 +15,7 @@ import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.metering.MeteringSettings;
 import pe.quipu.api.operations.AdminSettings;
+import pe.quipu.api.operations.ShutdownSettings;
 import pe.quipu.api.operations.TaskCommand;
 import pe.quipu.api.ruc.RucSettings;
 import pe.quipu.api.plans.PlanSettings;
@@ -122,6 +123,16 @@ public class QuipuConfiguration extends Configuration
     @NotNull
     @JsonProperty
     private AdminSettings adminTasks = new AdminSettings();
+
+    /** Between SIGTERM and the exit (contract §13). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ShutdownSettings shutdown = new ShutdownSettings();
+
+    public ShutdownSettings getShutdown() {
+        return shutdown;
+    }
 
     @Override
     public AdminSettings getAdminTasks() {

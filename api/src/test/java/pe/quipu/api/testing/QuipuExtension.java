@@ -274,6 +274,8 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         settings.put("webhooks.operationThrottle.limit", UNTHROTTLED_ADDRESS);
         settings.put("keys.lastUsedFlushInterval", "500ms");
         settings.put("logging.level", "WARN");
+        // Nothing balances load here: an instance stops without waiting (ProbesTest looks at the drain).
+        settings.put("shutdown.drainDelay", "0s");
         return settings;
     }
 
