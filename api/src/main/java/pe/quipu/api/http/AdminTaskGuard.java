@@ -39,7 +39,7 @@ public final class AdminTaskGuard extends HttpFilter {
     /** Guards {@code /tasks} and everything under it on the admin connector with this token. */
     public static void install(AdminEnvironment admin, ObjectMapper json, String token) {
         admin.addFilter("quipu-admin-task-guard", new AdminTaskGuard(json, token))
-                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/tasks", "/tasks/*");
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/tasks", "/tasks/*");
     }
 
     @Override
@@ -67,8 +67,10 @@ public final class AdminTaskGuard extends HttpFilter {
         return MessageDigest.isEqual(tokenDigest, sha256(header.substring(7).strip()));
     }
 
+    /** Without reading the body: the connection is closed after the answer, which says so to the client. */
     private void refuse(HttpServletResponse response, Problem problem) throws IOException {
         response.setStatus(problem.status());
+        response.setHeader("Connection", "close");
         response.setContentType(Problem.MEDIA_TYPE);
         response.setHeader("Cache-Control", "no-store");
         json.writeValue(response.getOutputStream(), problem);

@@ -8,11 +8,13 @@ import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.http.AdminTaskGuard;
+import pe.quipu.api.http.RequestIds;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.platform.Termination;
 
 /**
- * Running Quipu like any other service (contract §13): the operator tasks behind the admin token, the probes, and the
+ * Running Quipu like any other service (contract §13): the operator tasks behind the admin token, the probes, request
+ * ids, and the
  * shutdown sequence (readiness off at once, a drain delay while connections are still accepted, then the requests in
  * flight finish within the grace period, then what the features manage stops: metering written, the delivery
  * worker's attempts finished or handed back).
@@ -30,10 +32,11 @@ public final class Operations {
      */
     public static Readiness serve(Platform platform, Environment environment, ServerFactory server, AdminSettings admin,
                                   ShutdownSettings shutdown, boolean production, boolean ownsProcess) {
-        AdminTaskGuard.install(environment.admin(), environment.getObjectMapper(), AdminToken.load(admin, production));
-
         Readiness readiness = new Readiness(() -> platform.jdbi().withHandle(h ->
                 h.createQuery("select 1").mapTo(Integer.class).one() == 1), System::nanoTime);
+        // First, so that every later filter's answers and log lines have the id.
+        RequestIds.install(environment, () -> readiness.stage() == Readiness.Stage.DRAINING);
+        AdminTaskGuard.install(environment.admin(), environment.getObjectMapper(), AdminToken.load(admin, production));
         environment.jersey().register(new ProbesResource(readiness));
 
         if (server instanceof AbstractServerFactory factory) {
