@@ -38,6 +38,7 @@ public final class Operations {
         RequestIds.install(environment, () -> readiness.stage() == Readiness.Stage.DRAINING);
         AdminTaskGuard.install(environment.admin(), environment.getObjectMapper(), AdminToken.load(admin, production));
         environment.jersey().register(new ProbesResource(readiness));
+        Prometheus.serve(environment, platform.prometheus(), environment.metrics());
 
         if (server instanceof AbstractServerFactory factory) {
             factory.setShutdownGracePeriod(shutdown.getGrace());
