@@ -8,6 +8,7 @@ import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.http.AdminTaskGuard;
+import pe.quipu.api.http.IdleConnections;
 import pe.quipu.api.http.RequestIds;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.platform.Termination;
@@ -64,8 +65,9 @@ public final class Operations {
                             Thread.currentThread().interrupt();
                         }
                     }
-                    LOG.info("Shutting down: no new connections; the requests in flight have {} to finish",
-                            shutdown.getGrace());
+                    int closed = IdleConnections.quiesce((Server) lifeCycle);
+                    LOG.info("Shutting down: no new connections ({} idle ones closed); the requests in flight have {}"
+                            + " to finish", closed, shutdown.getGrace());
                 }
             }
         });
