@@ -115,7 +115,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             // QUIPU_ENV unset means development, which relaxes what production refuses: said at every start.
             DevelopmentMode.announce(environment, configuration.developmentRelaxations());
         }
-        HttpEdge.install(environment, configuration.getServerFactory());
+        HttpEdge.install(environment, configuration.getServerFactory(), configuration.isJsonLogs());
         Operations.serve(platform, environment, configuration.getServerFactory(), configuration.getAdminTasks(),
                 configuration.getShutdown(), configuration.isProduction(), ownsProcess);
 

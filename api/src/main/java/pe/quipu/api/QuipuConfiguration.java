@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.logging.common.LoggingFactory;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import jakarta.validation.Valid;
@@ -11,6 +12,7 @@ import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import pe.quipu.api.accounts.AuthSettings;
+import pe.quipu.api.platform.LogFormat;
 import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.metering.MeteringSettings;
@@ -123,6 +125,30 @@ public class QuipuConfiguration extends Configuration
     @NotNull
     @JsonProperty
     private AdminSettings adminTasks = new AdminSettings();
+
+    /** QUIPU_LOG_FORMAT: text (the default) or json, for the application and request logs alike (contract §13). */
+    @NotNull
+    @Pattern(regexp = "text|json", message = "must be text or json (QUIPU_LOG_FORMAT)")
+    @JsonProperty
+    private String logFormat = LogFormat.TEXT;
+
+    @JsonIgnore
+    private boolean jsonLayoutsSet;
+
+    public boolean isJsonLogs() {
+        return LogFormat.JSON.equals(logFormat);
+    }
+
+    /** The logging settings, with the JSON layout on every appender that names none when the format is json. */
+    @Override
+    public synchronized LoggingFactory getLoggingFactory() {
+        LoggingFactory logging = super.getLoggingFactory();
+        if (isJsonLogs() && !jsonLayoutsSet) {
+            LogFormat.useJson(logging);
+            jsonLayoutsSet = true;
+        }
+        return logging;
+    }
 
     /** Between SIGTERM and the exit (contract §13). */
     @Valid

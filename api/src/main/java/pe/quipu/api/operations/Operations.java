@@ -3,10 +3,6 @@ package pe.quipu.api.operations;
 import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.server.ServerFactory;
 import io.dropwizard.core.setup.Environment;
-import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.util.component.LifeCycle;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import pe.quipu.api.http.AdminTaskGuard;
 import pe.quipu.api.http.IdleConnections;
 import pe.quipu.api.http.RequestIds;
@@ -21,8 +17,6 @@ import pe.quipu.api.platform.Termination;
  * worker's attempts finished or handed back).
  */
 public final class Operations {
-
-    private static final Logger LOG = LoggerFactory.getLogger(Operations.class);
 
     private Operations() {
     }
@@ -51,26 +45,7 @@ public final class Operations {
                 Termination.onSigterm("API", jetty::stop);
             }
         });
-        environment.lifecycle().addEventListener(new LifeCycle.Listener() {
-            @Override
-            public void lifeCycleStopping(LifeCycle lifeCycle) {
-                if (lifeCycle instanceof Server && readiness.stage() != Readiness.Stage.DRAINING) {
-                    readiness.draining();
-                    if (drainMillis > 0) {
-                        LOG.info("Shutting down: /readyz answers 503; still accepting connections for {} ms",
-                                drainMillis);
-                        try {
-                            Thread.sleep(drainMillis);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                    int closed = IdleConnections.quiesce((Server) lifeCycle);
-                    LOG.info("Shutting down: no new connections ({} idle ones closed); the requests in flight have {}"
-                            + " to finish", closed, shutdown.getGrace());
-                }
-            }
-        });
+        IdleConnections.drainOnStop(environment, readiness::draining, drainMillis, shutdown.getGrace().toString());
         return readiness;
     }
 }
