@@ -117,7 +117,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         }
         HttpEdge.install(environment, configuration.getServerFactory(), configuration.isJsonLogs());
         Operations.serve(platform, environment, configuration.getServerFactory(), configuration.getAdminTasks(),
-                configuration.getShutdown(), configuration.isProduction(), ownsProcess);
+                configuration.getShutdown(), configuration.isProduction(), ownsProcess,
+                configuration.isInstrumentRequests());
 
         Plans plans = new Plans(platform, configuration.getPlans())
                 .serving(environment, configuration.getSubscriptions());

@@ -150,6 +150,20 @@ public class QuipuConfiguration extends Configuration
         return logging;
     }
 
+    /** false only to measure what request ids and request metrics cost (bench/operations.sh); never in production. */
+    @JsonProperty
+    private boolean instrumentRequests = true;
+
+    public boolean isInstrumentRequests() {
+        return instrumentRequests;
+    }
+
+    @AssertTrue(message = "instrumentRequests is never false in production: request ids are part of the contract")
+    @JsonIgnore
+    public boolean isRequestInstrumentationOnInProduction() {
+        return !isProduction() || instrumentRequests;
+    }
+
     /** Between SIGTERM and the exit (contract §13). */
     @Valid
     @NotNull

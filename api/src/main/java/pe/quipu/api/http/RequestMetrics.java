@@ -12,11 +12,14 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.core.Context;
 import org.glassfish.jersey.server.ExtendedUriInfo;
+import org.glassfish.jersey.server.model.ResourceMethod;
 import org.glassfish.jersey.uri.UriTemplate;
 
 import java.io.IOException;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Each request of the application connector, by route template, method and status, for the metrics (contract §13).
@@ -96,14 +99,19 @@ public final class RequestMetrics {
         return out.toString();
     }
 
-    /** Notes the matched template on the request, after Jersey matched it. */
+    /** Notes the matched template on the request, after Jersey matched it; worked out once per resource method. */
     private static final class RouteTemplate implements ContainerRequestFilter {
+        private final Map<ResourceMethod, String> templates = new ConcurrentHashMap<>();
+
         @Context
         private ExtendedUriInfo uriInfo;
 
         @Override
         public void filter(ContainerRequestContext request) {
-            request.setProperty(ROUTE, template(uriInfo.getMatchedTemplates()));
+            ResourceMethod method = uriInfo.getMatchedResourceMethod();
+            String route = method == null ? template(uriInfo.getMatchedTemplates())
+                    : templates.computeIfAbsent(method, m -> template(uriInfo.getMatchedTemplates()));
+            request.setProperty(ROUTE, route);
         }
     }
 

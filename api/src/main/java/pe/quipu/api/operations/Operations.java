@@ -24,16 +24,20 @@ public final class Operations {
     /**
      * @param ownsProcess whether this application is the process's entry point, which then answers SIGTERM itself
      *                    (and exits 0); an application inside a test JVM leaves the JVM's signals alone
+     * @param instrumentRequests false only to measure what request ids and request metrics cost (bench/operations.sh)
      */
     public static Readiness serve(Platform platform, Environment environment, ServerFactory server, AdminSettings admin,
-                                  ShutdownSettings shutdown, boolean production, boolean ownsProcess) {
+                                  ShutdownSettings shutdown, boolean production, boolean ownsProcess,
+                                  boolean instrumentRequests) {
         Readiness readiness = new Readiness(() -> platform.jdbi().withHandle(h ->
                 h.createQuery("select 1").mapTo(Integer.class).one() == 1), System::nanoTime);
         // First, so that every later filter's answers and log lines have the id.
-        RequestIds.install(environment, () -> readiness.stage() == Readiness.Stage.DRAINING);
+        if (instrumentRequests) {
+            RequestIds.install(environment, () -> readiness.stage() == Readiness.Stage.DRAINING);
+        }
         AdminTaskGuard.install(environment.admin(), environment.getObjectMapper(), AdminToken.load(admin, production));
         environment.jersey().register(new ProbesResource(readiness));
-        Prometheus.serve(environment, platform.prometheus(), environment.metrics());
+        Prometheus.serve(environment, platform.prometheus(), environment.metrics(), instrumentRequests);
 
         if (server instanceof AbstractServerFactory factory) {
             factory.setShutdownGracePeriod(shutdown.getGrace());
