@@ -59,6 +59,46 @@ class ProbesTest {
     }
 
     @Test
+    void during_the_warm_up_the_port_refuses_connections_so_a_balancer_tries_another_instance() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        java.util.concurrent.atomic.AtomicReference<QuipuExtension.Instance> started =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread starting = Thread.ofPlatform().start(() -> started.set(quipu.startInstance(Map.of("warmUp", "5s",
+                "server.applicationConnectors[0].port", Integer.toString(port)))));
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .connectTimeout(java.time.Duration.ofMillis(500)).build();
+        java.net.URI readyz = java.net.URI.create("http://127.0.0.1:" + port + "/readyz");
+        int refused = 0;
+        long slowest = 0;
+        int status = -1;
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (status != 200 && System.nanoTime() < deadline) {
+            long asked = System.nanoTime();
+            try {
+                status = http.send(java.net.http.HttpRequest.newBuilder(readyz)
+                        .timeout(java.time.Duration.ofSeconds(3)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                slowest = Math.max(slowest, System.nanoTime() - asked);
+            } catch (java.net.ConnectException e) {
+                refused++;
+                Thread.sleep(50);
+            }
+        }
+        starting.join();
+        try {
+            assertThat(status).isEqualTo(200);
+            // The warm-up ran (5 s) while the port refused connections, rather than holding them in its backlog.
+            assertThat(refused).isPositive();
+            assertThat(slowest).as("the slowest answer, in ns").isLessThan(2_000_000_000L);
+        } finally {
+            started.get().stop();
+        }
+    }
+
+    @Test
     void readiness_waits_for_the_start_and_ends_for_good_at_the_shutdown() {
         Readiness readiness = new Readiness(() -> true, System::nanoTime);
         assertThat(readiness.verdict()).isEqualTo(new Readiness.Verdict(false, "starting"));
