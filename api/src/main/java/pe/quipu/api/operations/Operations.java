@@ -11,10 +11,9 @@ import pe.quipu.api.platform.Termination;
 
 /**
  * Running Quipu like any other service (contract §13): the operator tasks behind the admin token, the probes, request
- * ids, and the
- * shutdown sequence (readiness off at once, a drain delay while connections are still accepted, then the requests in
- * flight finish within the grace period, then what the features manage stops: metering written, the delivery
- * worker's attempts finished or handed back).
+ * ids, /prometheus, and the shutdown sequence (readiness off at once, a drain delay while connections are still
+ * accepted, then the requests in flight finish within the grace period, then what the features manage stops:
+ * metering written, the delivery worker's attempts finished or handed back).
  */
 public final class Operations {
 
