@@ -58,6 +58,10 @@ sql() {
   PGPASSWORD=$(cat "$QUIPU_DATA_DIR/postgres.password") \
     psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$DB_PORT" -U postgres quipu "$@"
 }
+# The header of the operator tasks' admin token, which the API generates into the data folder in development.
+admin_auth() {
+  echo "Authorization: Bearer $(cat "${QUIPU_DATA_DIR:-./data}/admin-token")"
+}
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -89,7 +93,7 @@ bench_start_api() {
     sleep 1
   done
   KEY=$("$JAVA" -jar "$API_JAR" create-key --email bench@quipu.test --scopes ruc:read config.yml 2>/dev/null | tail -n 1)
-  curl -fsS -o /dev/null -X POST \
+  curl -fsS -o /dev/null -X POST -H "$(admin_auth)" \
     "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=bench@quipu.test&plan=enterprise&monthlyQuota=1000000000&rateLimitRpm=1000000"
 }
 

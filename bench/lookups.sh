@@ -275,7 +275,7 @@ echo "setup: generated and loaded SUNAT's lists and premises in $(since "$t") s:
 KEY=$(./quipu create-key --email "$EMAIL" --scopes ruc:read,ubigeos:read,tipo-cambio:read config.yml 2>/dev/null \
   | tail -n 1)
 # Limits that never bind: the benchmark measures lookups, not refusals.
-curl -fsS -o /dev/null -X POST \
+curl -fsS -o /dev/null -X POST -H "$(admin_auth)" \
   "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=$EMAIL&plan=enterprise&monthlyQuota=1000000000000&rateLimitRpm=2000000000"
 
 # --- Setup 2: exchange rates of every series dated up to today in Lima (and tomorrow), so that the latest and a range

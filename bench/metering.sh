@@ -104,7 +104,7 @@ start_api api-metered
 "$JAVA" -jar "$API_JAR" sample-padron config.yml 2>/dev/null
 KEY=$("$JAVA" -jar "$API_JAR" create-key --email "$EMAIL" --scopes ruc:read config.yml 2>/dev/null | tail -n 1)
 # Limits that never bind: the benchmark measures the cost of counting, not refusals.
-curl -fsS -o /dev/null -X POST \
+curl -fsS -o /dev/null -X POST -H "$(admin_auth)" \
   "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=$EMAIL&plan=enterprise&monthlyQuota=1000000000000&rateLimitRpm=2000000000"
 sql -c "create extension if not exists pg_stat_statements"
 ACCOUNT=$(sql -c "select id from accounts where email = '$EMAIL'")

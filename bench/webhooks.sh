@@ -206,7 +206,7 @@ echo "API RSS idle: $(rss_mb) MB"
 # An enterprise account (50 endpoints) with a webhooks:manage key; sets KEY and ACCOUNT. $1: email
 new_account() {
   KEY=$("$REPO/quipu" create-key --email "$1" --scopes webhooks:manage "$WORK/config.yml" 2>> "$WORK/cli.log" | tail -n 1)
-  curl -fsS -o /dev/null -X POST "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=$1&plan=enterprise"
+  curl -fsS -o /dev/null -X POST -H "$(admin_auth)" "http://127.0.0.1:$ADMIN_PORT/tasks/set-plan?email=$1&plan=enterprise"
   ACCOUNT=$(sql -c "select id from accounts where email = '$1'")
   [ -n "$KEY" ] && [ -n "$ACCOUNT" ] || { echo "bench: could not create the account $1:" >&2; tail -n 20 "$WORK/cli.log" >&2; exit 1; }
 }

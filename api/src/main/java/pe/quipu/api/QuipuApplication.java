@@ -20,6 +20,8 @@ import pe.quipu.api.keys.Keys;
 import pe.quipu.api.keys.RevokeKeyCommand;
 import pe.quipu.api.metering.Metering;
 import pe.quipu.api.openapi.OpenApi;
+import pe.quipu.api.operations.Operations;
+import pe.quipu.api.operations.TaskCommand;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.Plans;
 import pe.quipu.api.platform.DatabaseSupport;
@@ -45,6 +47,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
     private final Clock clock;
     private volatile AccountLimitsCache accountLimits;
+    /** Set by {@link #main}: this application is the process, and answers SIGTERM itself. */
+    private boolean ownsProcess;
 
     public QuipuApplication() {
         this(Clock.systemUTC());
@@ -61,7 +65,9 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
     }
 
     public static void main(String[] args) throws Exception {
-        new QuipuApplication().run(args);
+        QuipuApplication application = new QuipuApplication();
+        application.ownsProcess = true;
+        application.run(args);
     }
 
     @Override
@@ -81,6 +87,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         bootstrap.addCommand(new GenerateSigningKeyCommand());
         bootstrap.addCommand(new DeliverCommand<>(QuipuConfiguration.class, clock));
         bootstrap.addCommand(new TrainCommand<>(this, clock));
+        bootstrap.addCommand(new TaskCommand<>(QuipuConfiguration.class));
         bootstrap.addBundle(new MigrationsBundle<>() {
             @Override
             public DataSourceFactory getDataSourceFactory(QuipuConfiguration configuration) {
@@ -109,7 +116,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             // QUIPU_ENV unset means development, which relaxes what production refuses: said at every start.
             DevelopmentMode.announce(environment, configuration.developmentRelaxations());
         }
-        HttpEdge.install(environment, configuration.getServerFactory());
+        HttpEdge.install(environment, configuration.getServerFactory(), configuration.isJsonLogs());
+        Operations.serve(platform, environment, configuration.getServerFactory(), configuration.getAdminTasks(),
+                configuration.getShutdown(), configuration.isProduction(), ownsProcess,
+                configuration.isInstrumentRequests());
 
         Plans plans = new Plans(platform, configuration.getPlans())
                 .serving(environment, configuration.getSubscriptions());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.logging.common.LoggingFactory;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import jakarta.validation.Valid;
@@ -11,9 +12,13 @@ import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import pe.quipu.api.accounts.AuthSettings;
+import pe.quipu.api.platform.LogFormat;
 import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.keys.KeysSettings;
 import pe.quipu.api.metering.MeteringSettings;
+import pe.quipu.api.operations.AdminSettings;
+import pe.quipu.api.operations.ShutdownSettings;
+import pe.quipu.api.operations.TaskCommand;
 import pe.quipu.api.ruc.RucSettings;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.SubscriptionsSettings;
@@ -41,7 +46,8 @@ import java.util.Map;
  */
 @JsonIgnoreProperties({"etl"})
 public class QuipuConfiguration extends Configuration
-        implements OperatorCommand.DatabaseConfigured, DeliverCommand.Configured, TrainCommand.Configured {
+        implements OperatorCommand.DatabaseConfigured, DeliverCommand.Configured, TrainCommand.Configured,
+        TaskCommand.Configured {
 
     @NotNull
     @Pattern(regexp = "development|production", message = "must be development or production (QUIPU_ENV)")
@@ -128,6 +134,65 @@ public class QuipuConfiguration extends Configuration
     @JsonProperty
     private PrivacySettings privacy = new PrivacySettings();
 
+    /** The operator tasks' admin token (contract §13). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private AdminSettings adminTasks = new AdminSettings();
+
+    /** QUIPU_LOG_FORMAT: text (the default) or json, for the application and request logs alike (contract §13). */
+    @NotNull
+    @Pattern(regexp = "text|json", message = "must be text or json (QUIPU_LOG_FORMAT)")
+    @JsonProperty
+    private String logFormat = LogFormat.TEXT;
+
+    @JsonIgnore
+    private boolean jsonLayoutsSet;
+
+    public boolean isJsonLogs() {
+        return LogFormat.JSON.equals(logFormat);
+    }
+
+    /** The logging settings, with the JSON layout on every appender that names none when the format is json. */
+    @Override
+    public synchronized LoggingFactory getLoggingFactory() {
+        LoggingFactory logging = super.getLoggingFactory();
+        if (isJsonLogs() && !jsonLayoutsSet) {
+            LogFormat.useJson(logging);
+            jsonLayoutsSet = true;
+        }
+        return logging;
+    }
+
+    /** false only to measure what request ids and request metrics cost (bench/operations.sh); never in production. */
+    @JsonProperty
+    private boolean instrumentRequests = true;
+
+    public boolean isInstrumentRequests() {
+        return instrumentRequests;
+    }
+
+    @AssertTrue(message = "instrumentRequests is never false in production: request ids are part of the contract")
+    @JsonIgnore
+    public boolean isRequestInstrumentationOnInProduction() {
+        return !isProduction() || instrumentRequests;
+    }
+
+    /** Between SIGTERM and the exit (contract §13). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ShutdownSettings shutdown = new ShutdownSettings();
+
+    public ShutdownSettings getShutdown() {
+        return shutdown;
+    }
+
+    @Override
+    public AdminSettings getAdminTasks() {
+        return adminTasks;
+    }
+
     public String getEnvironment() {
         return environment;
     }
@@ -170,6 +235,7 @@ public class QuipuConfiguration extends Configuration
         List<String> relaxed = new ArrayList<>(webhooks.developmentRelaxations());
         relaxed.addAll(auth.developmentRelaxations());
         relaxed.addAll(privacy.developmentRelaxations());
+        relaxed.addAll(adminTasks.developmentRelaxations());
         return relaxed;
     }
 

@@ -51,13 +51,15 @@ class DevelopmentModeTest {
     @Test
     void each_relaxation_is_named_only_while_it_is_in_use() throws Exception {
         String yaml = Files.readString(Path.of("..", "config.yml"));
-        assertThat(ConfigFiles.read(yaml).developmentRelaxations()).hasSize(3)
+        assertThat(ConfigFiles.read(yaml).developmentRelaxations()).hasSize(4)
                 .anySatisfy(r -> assertThat(r).contains("webhooks.allowHttp"))
+                .anySatisfy(r -> assertThat(r).contains("QUIPU_ADMIN_TOKEN_FILE"))
                 .anySatisfy(r -> assertThat(r).contains("JWT_SIGNING_KEY"))
                 .anySatisfy(r -> assertThat(r).contains("privacy.controller"));
         // Development with every production setting made: nothing relaxed, though the warning still says development.
         String strict = yaml.replace("  # allowHttp: false", "  allowHttp: false")
                 .replace("signingKeyFile: ${JWT_SIGNING_KEY:-}", "signingKeyFile: /etc/quipu/jwt.json")
+                .replace("tokenFile: ${QUIPU_ADMIN_TOKEN_FILE:-}", "tokenFile: /etc/quipu/admin-token")
                 .replaceAll("(QUIPU_PRIVACY_CONTROLLER_\\w+:-)PLACEHOLDER", "$1Set");
         assertThat(ConfigFiles.read(strict).developmentRelaxations()).isEmpty();
         assertThat(DevelopmentMode.warning(List.of())).contains("DEVELOPMENT", "QUIPU_ENV=production");
@@ -74,6 +76,7 @@ class DevelopmentModeTest {
         Map<String, String> production = new LinkedHashMap<>();
         production.put("environment", "production");
         production.put("auth.signingKeyFile", quipu.database.folder().resolve("jwt-signing-key.json").toString());
+        production.put("adminTasks.tokenFile", quipu.database.folder().resolve("admin-token").toString());
         production.put("privacy.controller.nombre", "Quipu S.A.C.");
         production.put("privacy.controller.documento", "20100227461");
         production.put("privacy.controller.email", "privacidad@quipu.example");

@@ -5,6 +5,7 @@ import io.dropwizard.auth.AuthDynamicFeature;
 import io.dropwizard.auth.PolymorphicAuthValueFactoryProvider;
 import io.dropwizard.core.server.ServerFactory;
 import io.dropwizard.core.setup.Environment;
+import ch.qos.logback.access.jetty.RequestLogImpl;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 import pe.quipu.api.auth.ApiKeyPrincipal;
@@ -28,11 +29,16 @@ public final class HttpEdge {
      * limit; the request log with secret-named query values hidden; credentials refused in the query string.
      */
     public static void install(Environment environment, ServerFactory server) {
+        install(environment, server, false);
+    }
+
+    /** As {@link #install(Environment, ServerFactory)}, the request log as JSON when {@code jsonLogs}. */
+    public static void install(Environment environment, ServerFactory server, boolean jsonLogs) {
         environment.jersey().register(new ProblemExceptionMapper());
         UnreadBodyFilter.install(environment);
         ProblemErrorHandler.install(environment, environment.getObjectMapper());
         // The server is built after run, with this layout.
-        RedactingRequestLogLayout.installOn(server);
+        RedactingRequestLogLayout.installOn(server, jsonLogs);
         environment.jersey().register(new RequestContentEncoding(
                 environment.metrics().counter(MetricRegistry.name(RequestContentEncoding.class, "inflated-bytes"))));
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
@@ -40,6 +46,11 @@ public final class HttpEdge {
             public void lifeCycleStarting(LifeCycle lifeCycle) {
                 if (lifeCycle instanceof Server jetty) {
                     RequestContentEncoding.disableJettyInflation(jetty);
+                    // logback-access prints its status at every start, outside any log format, because the
+                    // versions of its two jars in Dropwizard's dependency set differ: a line that is no log line.
+                    if (jetty.getRequestLog() instanceof RequestLogImpl requestLog) {
+                        requestLog.setQuiet(true);
+                    }
                 }
             }
         });

@@ -1,6 +1,7 @@
 package pe.quipu.api.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import pe.quipu.api.domain.FieldError;
 
@@ -10,10 +11,11 @@ import java.util.List;
 /**
  * An RFC 9457 (formerly 7807) Problem Details body: {@code type}, {@code title}, {@code status}, {@code detail},
  * for validation failures {@code errors: [{field, message}]}, and for a deleted account ({@code gone}) the
- * {@code deletedAt} the spec asks for.
+ * {@code deletedAt} the spec asks for; and the {@code requestId} of the request it answers (contract §13), taken
+ * when the body is written on the thread serving that request.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({"type", "title", "status", "detail", "errors", "deletedAt"})
+@JsonPropertyOrder({"type", "title", "status", "detail", "errors", "deletedAt", "requestId"})
 public record Problem(String type, String title, int status, String detail, List<FieldError> errors,
                       Instant deletedAt) {
 
@@ -21,6 +23,12 @@ public record Problem(String type, String title, int status, String detail, List
 
     public Problem(String type, String title, int status, String detail, List<FieldError> errors) {
         this(type, title, status, detail, errors, null);
+    }
+
+    /** The id of the request being answered ({@link RequestIds}), or null outside a request. */
+    @JsonProperty("requestId")
+    public String requestId() {
+        return RequestIds.current();
     }
 
     public static Problem of(ProblemType type, String detail) {

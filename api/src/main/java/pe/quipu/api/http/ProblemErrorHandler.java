@@ -46,20 +46,33 @@ public final class ProblemErrorHandler extends ErrorHandler {
     @Override
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) {
-        writeProblem(json, response, code, callback);
+        writeProblem(json, request, response, code, callback);
     }
 
+    /** A request Jetty could not parse: no customizer saw it, so its id is made here. */
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        String id = RequestIds.make();
         fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE));
         fields.put(new HttpField(HttpHeader.CACHE_CONTROL, "no-store"));
-        return ByteBuffer.wrap(body(json, status));
+        fields.put(RequestIds.HEADER, id);
+        byte[][] body = new byte[1][];
+        RequestIds.with(id, () -> body[0] = body(json, status));
+        return ByteBuffer.wrap(body[0]);
     }
 
-    static void writeProblem(ObjectMapper json, Response response, int code, Callback callback) {
+    /** The error's body, with the request's id (re-set on the headers, which an error may have reset). */
+    static void writeProblem(ObjectMapper json, Request request, Response response, int code, Callback callback) {
+        String id = RequestIds.of(request);
+        if (id == null) {
+            id = RequestIds.make();
+        }
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-        response.write(true, ByteBuffer.wrap(body(json, code)), callback);
+        response.getHeaders().put(RequestIds.HEADER, id);
+        byte[][] body = new byte[1][];
+        RequestIds.with(id, () -> body[0] = body(json, code));
+        response.write(true, ByteBuffer.wrap(body[0]), callback);
     }
 
     static byte[] body(ObjectMapper json, int code) {
@@ -96,14 +109,14 @@ public final class ProblemErrorHandler extends ErrorHandler {
         protected boolean generateAcceptableResponse(Request request, Response response, Callback callback,
                                                      String contentType, List<Charset> charsets, int code,
                                                      String message, Throwable cause) {
-            writeProblem(json, response, code, callback);
+            writeProblem(json, request, response, code, callback);
             return true;
         }
 
         @Override
         protected void generateResponse(Request request, Response response, int code, String message,
                                         Throwable cause, Callback callback) {
-            writeProblem(json, response, code, callback);
+            writeProblem(json, request, response, code, callback);
         }
     }
 }

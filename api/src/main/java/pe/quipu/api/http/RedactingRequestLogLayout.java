@@ -40,12 +40,21 @@ public final class RedactingRequestLogLayout implements DiscoverableLayoutFactor
      * with its logFormat), before the server is built. An appender that names a layout keeps it.
      */
     public static void installOn(ServerFactory server) {
+        installOn(server, false);
+    }
+
+    /** As {@link #installOn(ServerFactory)}, or with {@link JsonRequestLogLayout} when {@code json}. */
+    public static void installOn(ServerFactory server, boolean json) {
         if (server instanceof AbstractServerFactory factory
                 && factory.getRequestLogFactory() instanceof LogbackAccessRequestLogFactory requestLog) {
             for (AppenderFactory<IAccessEvent> appender : requestLog.getAppenders()) {
                 if (appender instanceof AbstractAppenderFactory<IAccessEvent> configured
                         && configured.getLayout() == null) {
-                    configured.setLayout(new RedactingRequestLogLayout());
+                    configured.setLayout(json ? new JsonRequestLogLayout() : new RedactingRequestLogLayout());
+                    if (json) {
+                        // The JSON layout has its own fields; the format would only be warned about.
+                        configured.setLogFormat(null);
+                    }
                 }
             }
         }

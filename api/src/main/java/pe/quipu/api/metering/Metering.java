@@ -1,6 +1,7 @@
 package pe.quipu.api.metering;
 
 import com.codahale.metrics.MetricRegistry;
+import io.prometheus.metrics.core.metrics.Counter;
 import io.dropwizard.core.setup.Environment;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.platform.Platform;
@@ -18,6 +19,13 @@ public final class Metering {
         MeteringStore store = new MeteringStore(platform.jdbi(), platform.outbox(), platform.clock());
         meter = new UsageMeter(platform.clock(), store);
         if (settings.isEnabled()) {
+            Counter refusals = Counter.builder().name("quipu_quota_rejections_total")
+                    .help("Metered requests refused, by problem type: rate_limited (per-minute) or quota_exceeded")
+                    .labelNames("type").register(platform.prometheus());
+            for (String type : new String[] {UsageMeter.RATE_LIMITED, UsageMeter.QUOTA_EXCEEDED}) {
+                refusals.labelValues(type);
+            }
+            meter.onRefusal(type -> refusals.labelValues(type).inc());
             platform.manage(new MeterSync(meter, store, limits, platform.clock(),
                     settings.getSyncInterval().toJavaDuration()));
             environment.jersey().register(new MeteringFeature(meter, limits, platform.clock()));

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Counts each account's requests per clock minute and quota units per Lima month, in memory, and decides whether a
@@ -48,6 +49,8 @@ public final class UsageMeter {
     private final Set<Counter> retired = ConcurrentHashMap.newKeySet();
     private volatile int instances = 1;
     private volatile SyncWaiter sync;
+    /** Told the problem type of each refusal ({@code rate_limited}, {@code quota_exceeded}), for the metrics. */
+    private volatile Consumer<String> refusals = type -> { };
 
     /** How a request thread waits for a fresh sync; there is none while the sync is not running. */
     interface SyncWaiter {
@@ -58,6 +61,14 @@ public final class UsageMeter {
     public UsageMeter(Clock clock, MeteringStore store) {
         this.clock = clock;
         this.store = store;
+    }
+
+    static final String RATE_LIMITED = "rate_limited";
+    static final String QUOTA_EXCEEDED = "quota_exceeded";
+
+    /** Tells {@code listener} the type of each refusal from now on. */
+    void onRefusal(Consumer<String> listener) {
+        refusals = listener;
     }
 
     /**
@@ -92,9 +103,11 @@ public final class UsageMeter {
                 Counter month = usage.month;
                 if (!mayWait || month.known && minute.known) {
                     if (minute.total() + 1 > limits.rateLimitRpm()) {
+                        refusals.accept(RATE_LIMITED);
                         throw rateLimited(limits, minute, month, now);
                     }
                     if (units > 0 && month.total() + units > limits.monthlyQuota()) {
+                        refusals.accept(QUOTA_EXCEEDED);
                         throw quotaExceeded(limits, minute, month, now, units, 0);
                     }
                     if (!mayWait || minute.ahead() + 1 <= rateAllowance(limits)
@@ -122,6 +135,7 @@ public final class UsageMeter {
             boolean mayWait = waits < MAX_SYNC_WAITS && waiter != null;
             synchronized (month.owner) {
                 if (month.total() + units > ticket.limits.monthlyQuota()) {
+                    refusals.accept(QUOTA_EXCEEDED);
                     throw quotaExceeded(ticket.limits, ticket.minute, month, clock.instant(), ticket.reserved + units,
                             ticket.reserved);
                 }

@@ -37,8 +37,8 @@ public final class DevelopmentMode {
             text.append("Allowed here, refused in production:\n");
             relaxed.forEach(r -> text.append("  - ").append(r).append('\n'));
         }
-        return text.append("Set QUIPU_ENV=production (with JWT_SIGNING_KEY and QUIPU_PRIVACY_CONTROLLER_*) for a"
-                        + " real deployment; GET /v1/status shows \"environment\": \"development\" until then.\n")
+        return text.append("Set QUIPU_ENV=production (with JWT_SIGNING_KEY, QUIPU_ADMIN_TOKEN_FILE and"
+                        + " QUIPU_PRIVACY_CONTROLLER_*) for a real deployment; GET /v1/status shows \"environment\": \"development\" until then.\n")
                 .append(RULE).toString();
     }
 }

@@ -8,6 +8,7 @@ import io.dropwizard.jdbi3.JdbiFactory;
 import io.dropwizard.lifecycle.JettyManaged;
 import io.dropwizard.lifecycle.Managed;
 import io.dropwizard.lifecycle.setup.LifecycleEnvironment;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -42,6 +43,8 @@ public final class Platform implements AutoCloseable {
     private final Clock clock;
     private final ObjectMapper json;
     private final MetricRegistry metrics;
+    /** The process's Prometheus metrics (contract §13), one registry per platform: never the client's global one. */
+    private final PrometheusRegistry prometheus = new PrometheusRegistry();
     private final LifecycleEnvironment lifecycle;
     private final NotificationListener notifications;
     private final EventOutbox outbox;
@@ -206,6 +209,11 @@ public final class Platform implements AutoCloseable {
 
     public MetricRegistry metrics() {
         return metrics;
+    }
+
+    /** Where features register their {@code quipu_*} Prometheus metrics. */
+    public PrometheusRegistry prometheus() {
+        return prometheus;
     }
 
     public EventOutbox outbox() {

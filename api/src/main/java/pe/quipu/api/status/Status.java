@@ -5,7 +5,7 @@ import pe.quipu.api.platform.Platform;
 
 /**
  * The status feature assembled: {@code /v1/status} (public; it says which environment answers), and the
- * data-freshness health check.
+ * data-freshness health check, and the same ages as Prometheus gauges.
  */
 public final class Status {
 
@@ -18,5 +18,6 @@ public final class Status {
         environment.jersey().register(new StatusResource(freshness, platform.clock(), version, environmentName));
         environment.healthChecks().register("data-freshness",
                 new FreshnessHealthCheck(freshness::read, platform.clock(), settings));
+        DatasetMetrics.register(platform.prometheus(), platform.jdbi(), platform.clock());
     }
 }

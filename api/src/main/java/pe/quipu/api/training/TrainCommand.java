@@ -15,6 +15,8 @@ import net.sourceforge.argparse4j.inf.Subparser;
 import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pe.quipu.api.operations.AdminSettings;
+import pe.quipu.api.operations.AdminToken;
 import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.plans.PlanSettings;
@@ -63,6 +65,8 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
         SunatFxSettings getSunatFx();
 
         Map<String, PlanSettings> getPlans();
+
+        AdminSettings getAdminTasks();
     }
 
     private final Clock clock;
@@ -105,6 +109,8 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
                 Map.entry("database.embeddedServerSettings", ""),
                 Map.entry("auth.signingKeyFile", ""),
                 Map.entry("auth.developmentSigningKeyFile", workDirectory.resolve("jwt-signing-key.json").toString()),
+                Map.entry("adminTasks.tokenFile", ""),
+                Map.entry("adminTasks.developmentTokenFile", workDirectory.resolve("admin-token").toString()),
                 Map.entry("bcrp.captureEnabled", "false"),
                 Map.entry("bcrp.baseUrl", CLOSED_BCRP_URL),
                 Map.entry("sunatFx.captureEnabled", "false"),
@@ -160,7 +166,9 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
                 data = new TrainingData(platform);
                 key = data.load();
             }
-            TrainingLoad load = new TrainingLoad(server.port(), server.adminPort(), key,
+            String adminToken = AdminToken.read(Path.of(configuration.getAdminTasks().effectiveTokenFile()),
+                    "adminTasks.developmentTokenFile");
+            TrainingLoad load = new TrainingLoad(server.port(), server.adminPort(), adminToken, key,
                     TrainingData.largestBatchPlan(configuration.getPlans()), environment.getObjectMapper(),
                     data.today());
             TrainingLoad.Summary summary = load.run(Duration.ofSeconds(namespace.getInt("seconds")),

@@ -76,6 +76,7 @@ final class TrainingLoad {
 
     private final String base;
     private final String admin;
+    private final String adminToken;
     private final String key;
     private final TrainingData.Plan plan;
     private final ObjectMapper json;
@@ -89,9 +90,11 @@ final class TrainingLoad {
     private final AtomicReference<String> failure = new AtomicReference<>();
     private final Map<Kind, LongAdder> sent = new EnumMap<>(Kind.class);
 
-    TrainingLoad(int port, int adminPort, String key, TrainingData.Plan plan, ObjectMapper json, LocalDate today) {
+    TrainingLoad(int port, int adminPort, String adminToken, String key, TrainingData.Plan plan, ObjectMapper json,
+                 LocalDate today) {
         this.base = "http://127.0.0.1:" + port;
         this.admin = "http://127.0.0.1:" + adminPort;
+        this.adminToken = adminToken;
         this.key = key;
         this.plan = plan;
         this.json = json;
@@ -159,7 +162,7 @@ final class TrainingLoad {
                 + URLEncoder.encode(plan.name(), StandardCharsets.UTF_8)
                 + "&monthlyQuota=1000000000000&rateLimitRpm=2000000000";
         HttpResponse<String> answer = exchange(HttpRequest.newBuilder(URI.create(admin + "/tasks/set-plan?" + query))
-                .POST(HttpRequest.BodyPublishers.noBody()));
+                .header("Authorization", "Bearer " + adminToken).POST(HttpRequest.BodyPublishers.noBody()));
         if (answer == null || answer.statusCode() != 200) {
             throw new IllegalStateException("train: the set-plan task answered "
                     + (answer == null ? failure.get() : answer.statusCode() + " " + answer.body()));

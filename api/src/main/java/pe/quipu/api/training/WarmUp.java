@@ -155,8 +155,15 @@ public final class WarmUp extends AbstractLifeCycle {
         silence(target.getRequestLog());
         Key key = admitKey.get();
         silent = true;
-        // Started, but accepting nothing from its port: the warm-up's connections are handed to it one by one.
+        // Started, but accepting nothing: the warm-up's connections are handed to it one by one. Its own port is not
+        // even bound meanwhile (its accept channel is a loopback one nobody knows of): a load balancer's connection
+        // is refused, and goes to another instance, instead of waiting in the backlog for the warm-up to end.
         connector.setAccepting(false);
+        // Jetty binds every connector's port before it starts its beans: unbind it for the warm-up's length.
+        connector.close();
+        ServerSocketChannel placeholder = ServerSocketChannel.open();
+        placeholder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        connector.open(placeholder);
         boolean jitSettled = false;
         try (ServerSocketChannel loopback = ServerSocketChannel.open()) {
             connector.start();
@@ -174,11 +181,35 @@ public final class WarmUp extends AbstractLifeCycle {
         } finally {
             key.forget().run();
             silent = false;
+            // Bound to its port only now: restarted on a channel of the configured address (the warm-up's
+            // connections are closed; what the JIT compiled stays).
+            connector.stop();
+            connector.open(publicChannel(connector));
             connector.setAccepting(true);
+            connector.start();
         }
         millis = (System.nanoTime() - started) / 1_000_000;
         LOG.info("Warmed up the lookups with {} requests in {} ms ({} failed; {})", sent.get(), millis, failed.get(),
                 jitSettled ? "the JIT compilers had settled" : "the longest warm-up configured");
+    }
+
+    /** The configured address's accept channel, with the connector's socket options. */
+    private static ServerSocketChannel publicChannel(ServerConnector connector) throws IOException {
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, connector.getReuseAddress());
+            if (connector.isReusePort()) {
+                channel.setOption(java.net.StandardSocketOptions.SO_REUSEPORT, true);
+            }
+            String host = connector.getHost();
+            InetSocketAddress address = host == null || host.isEmpty() ? new InetSocketAddress(connector.getPort())
+                    : new InetSocketAddress(host, connector.getPort());
+            channel.bind(address, connector.getAcceptQueueSize());
+            return channel;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
     }
 
     /** Gives each connection made to this loopback port to the connector, as its acceptor would, until it closes. */

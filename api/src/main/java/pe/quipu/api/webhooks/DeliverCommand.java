@@ -10,6 +10,7 @@ import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.api.plans.Plans;
 import pe.quipu.api.platform.DevelopmentMode;
 import pe.quipu.api.platform.Platform;
+import pe.quipu.api.platform.Termination;
 import pe.quipu.core.db.DatabaseSettings;
 
 import java.time.Clock;
@@ -71,6 +72,11 @@ public final class DeliverCommand<C extends Configuration & DeliverCommand.Confi
                 platform.close();
                 stopped.countDown();
             }, "quipu-deliver-stop"));
+            // SIGTERM: the same stop, then exit 0 (contract §13).
+            Termination.onSigterm("delivery worker", () -> {
+                platform.close();
+                stopped.countDown();
+            });
             System.err.println("Delivering webhooks; stop with Ctrl-C or SIGTERM.");
             stopped.await();
         } catch (Exception | Error e) {

@@ -155,6 +155,11 @@ final class DeliveryStore {
         return jdbi.withHandle(h -> h.attach(ClaimRows.class).release(owner));
     }
 
+    /** Deliveries waiting for an attempt, all workers together (the due-index's rows). */
+    long pendingCount() {
+        return jdbi.withHandle(h -> h.attach(ClaimRows.class).pendingCount());
+    }
+
     private byte[] envelope(PendingEvent event) {
         try {
             return envelope(event.id(), event.type(), event.createdAt(), json.readTree(event.dataJson()));
@@ -262,6 +267,9 @@ final class DeliveryStore {
                 update webhook_deliveries set lease_owner = null, lease_until = null
                  where lease_owner = :owner and status in ('pending', 'retrying')""")
         int release(UUID owner);
+
+        @SqlQuery("select count(*) from webhook_deliveries where status in ('pending', 'retrying')")
+        long pendingCount();
     }
 
     interface RecordRows {

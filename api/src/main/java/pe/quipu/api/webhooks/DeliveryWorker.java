@@ -2,6 +2,9 @@ package pe.quipu.api.webhooks;
 
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.dropwizard.lifecycle.Managed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,9 +69,19 @@ public final class DeliveryWorker implements Managed {
 
     private final Meter succeeded;
     private final Meter failed;
+    private final Counter attemptOutcomes;
+    private final Histogram attemptSeconds;
 
     public DeliveryWorker(DeliveryStore store, AddressRules rules, Clock clock, WebhooksSettings settings,
-                          MetricRegistry metrics) {
+                          MetricRegistry metrics, PrometheusRegistry prometheus) {
+        this.attemptOutcomes = Counter.builder().name("quipu_webhook_attempts_total")
+                .help("Webhook delivery attempts by outcome: delivered, or the failure's kind (timeout, http_status,"
+                        + " connection_refused, dns, tls, redirect, body_too_large, invalid_response, blocked_address)")
+                .labelNames("outcome").register(prometheus);
+        this.attemptOutcomes.labelValues(DeliveryStatus.DELIVERED);
+        this.attemptSeconds = Histogram.builder().name("quipu_webhook_attempt_duration_seconds")
+                .help("How long webhook delivery attempts took, to the receiver's answer or the failure")
+                .classicOnly().classicUpperBounds(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15).register(prometheus);
         this.succeeded = metrics.meter(MetricRegistry.name(DeliveryWorker.class, "attempts", "succeeded"));
         this.failed = metrics.meter(MetricRegistry.name(DeliveryWorker.class, "attempts", "failed"));
         metrics.registerGauge(MetricRegistry.name(DeliveryWorker.class, "attempts", "inFlight"), inFlight::get);
@@ -239,6 +252,8 @@ public final class DeliveryWorker implements Managed {
             String status;
             Instant next = null;
             (outcome.error() == null ? succeeded : failed).mark();
+            attemptOutcomes.labelValues(outcome.error() == null ? DeliveryStatus.DELIVERED : outcome.error()).inc();
+            attemptSeconds.observe(outcome.latencyMs() / 1000.0);
             if (outcome.error() == null) {
                 status = DeliveryStatus.DELIVERED;
             } else if (attempts >= schedule.size()) {

@@ -2,6 +2,7 @@ package pe.quipu.api.webhooks;
 
 import io.dropwizard.core.setup.Environment;
 import pe.quipu.api.http.JsonBody;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import pe.quipu.api.platform.Periodic;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.platform.Platform;
@@ -37,6 +38,10 @@ public final class Webhooks {
                 new WebhookUrls(settings.allowHttp(production), rules,
                         new BoundedResolver(resolver::resolve, BoundedResolver.TIMEOUT)), limits, platform.outbox(),
                 store, platform.audit(), settings.rotationGrace());
+        // Any instance reports the backlog, whether or not it delivers: it is the database's.
+        GaugeWithCallback.builder().name("quipu_webhook_deliveries_pending")
+                .help("Webhook deliveries waiting for an attempt (pending or retrying), all workers together")
+                .callback(gauge -> gauge.call(store.pendingCount())).register(platform.prometheus());
     }
 
     /** Resolves a host name to its addresses (the system's resolver: {@link #SYSTEM}). */
@@ -63,7 +68,8 @@ public final class Webhooks {
      * platform's metrics. Returns this.
      */
     public Webhooks delivering() {
-        DeliveryWorker worker = new DeliveryWorker(store, rules, platform.clock(), settings, platform.metrics());
+        DeliveryWorker worker = new DeliveryWorker(store, rules, platform.clock(), settings, platform.metrics(),
+                platform.prometheus());
         platform.notifications().on(DeliveryWorker.CHANNEL, payload -> worker.wake(), worker::wake);
         WebhookMaintenance maintenance = new WebhookMaintenance(platform.jdbi(), platform.clock(), limits,
                 platform.audit(), settings);

@@ -292,7 +292,8 @@ class SubscriptionTasksTest {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                    return quipu.send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.noBody()), null);
+                    return quipu.send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.noBody()),
+                            quipu.adminToken());
                 }, pool));
             }
             start.countDown();
@@ -356,7 +357,7 @@ class SubscriptionTasksTest {
         // Nothing to cancel on the free plan.
         assertProblem(task("cancel-subscription", "email", email), 409, "conflict");
         HttpResponse<String> get = quipu.send(HttpRequest.newBuilder(quipu.adminUri(
-                "/tasks/set-plan?email=" + encode(email) + "&plan=pro")).GET(), null);
+                "/tasks/set-plan?email=" + encode(email) + "&plan=pro")).GET(), quipu.adminToken());
         assertProblem(get, 405, "method_not_allowed");
 
         assertThat(subscriptions(account)).singleElement().satisfies(s -> {
@@ -402,7 +403,8 @@ class SubscriptionTasksTest {
         Account account = newAccount();
         HttpResponse<String> response = quipu.send(HttpRequest.newBuilder(quipu.adminUri("/tasks/set-plan"))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("email=" + encode(account.email()) + "&plan=starter")), null);
+                .POST(HttpRequest.BodyPublishers.ofString("email=" + encode(account.email()) + "&plan=starter")),
+                quipu.adminToken());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(currentSubscription(account).plan()).isEqualTo("starter");
     }
@@ -431,7 +433,7 @@ class SubscriptionTasksTest {
                     .append(encode(parameters[i + 1]));
         }
         return quipu.send(HttpRequest.newBuilder(quipu.adminUri("/tasks/" + name + query))
-                .POST(HttpRequest.BodyPublishers.noBody()), null);
+                .POST(HttpRequest.BodyPublishers.noBody()), quipu.adminToken());
     }
 
     private HttpResponse<String> apply() {

@@ -19,10 +19,29 @@ public final class ChildQuipu {
     }
 
     public static ProcessBuilder command(TestDatabase database, Path log, List<String> jvmOptions, String command) {
+        return command(database, log, jvmOptions, command, System.getProperty("java.class.path"));
+    }
+
+    /**
+     * {@link #command(TestDatabase, Path, List, String)} on the main code's class path alone: without the tests'
+     * classes and their logback-test.xml, the process logs as a deployed jar does, from its first line.
+     */
+    public static ProcessBuilder asDeployed(TestDatabase database, Path log, List<String> jvmOptions, String command) {
+        String separator = System.getProperty("path.separator");
+        String classPath = java.util.Arrays.stream(System.getProperty("java.class.path").split(separator))
+                .filter(entry -> !entry.endsWith("test-classes") && !entry.endsWith("-tests.jar"))
+                .collect(java.util.stream.Collectors.joining(separator));
+        return command(database, log, jvmOptions, command, classPath);
+    }
+
+    private static ProcessBuilder command(TestDatabase database, Path log, List<String> jvmOptions, String command,
+                                          String classPath) {
         List<String> line = new ArrayList<>();
         line.add(ProcessHandle.current().info().command().orElseThrow());
+        // The development admin token beside the test database, as the in-process instances keep it.
+        line.add("-Ddw.adminTasks.developmentTokenFile=" + database.folder().resolve("admin-token"));
         line.addAll(jvmOptions);
-        line.addAll(List.of("-cp", System.getProperty("java.class.path"), "pe.quipu.api.QuipuApplication", command,
+        line.addAll(List.of("-cp", classPath, "pe.quipu.api.QuipuApplication", command,
                 Path.of("..", "config.yml").toAbsolutePath().toString()));
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();

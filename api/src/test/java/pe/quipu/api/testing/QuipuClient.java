@@ -194,7 +194,13 @@ public abstract class QuipuClient {
                     .append(java.net.URLEncoder.encode(parameters[i + 1], StandardCharsets.UTF_8));
         }
         return send(HttpRequest.newBuilder(adminUri("/tasks/" + name + query)).POST(HttpRequest.BodyPublishers.noBody()),
-                null);
+                adminToken());
+    }
+
+    /** The operator tasks' admin token of this instance (development: generated into its data folder). */
+    public String adminToken() {
+        return pe.quipu.api.operations.AdminToken.read(
+                java.nio.file.Path.of(support().getConfiguration().getAdminTasks().effectiveTokenFile()), "test");
     }
 
     public JsonNode body(HttpResponse<String> response) {

@@ -31,13 +31,19 @@ public final class QuipuCommandLine {
 
     /** Runs {@code args} (the command and its options; config.yml is added) with {@code quipu}'s clock. */
     public static Result run(QuipuExtension quipu, String... args) {
+        return run(quipu, Map.of(), args);
+    }
+
+    /** {@link #run(QuipuExtension, String...)} with more configuration values ({@code dw.}-style names). */
+    public static Result run(QuipuExtension quipu, Map<String, String> settings, String... args) {
         // config.yml with the test database on top, as system properties under a prefix of this run's own (the
         // running instances read theirs under their own prefixes).
         String prefix = "quipu-cli-" + UUID.randomUUID() + ".";
-        Map<String, String> overrides = Map.of(
+        Map<String, String> overrides = new java.util.HashMap<>(Map.of(
                 "database.url", "",
                 "database.embeddedDataDirectory", quipu.database.dataDirectory().toString(),
-                "logging.level", "WARN");
+                "logging.level", "WARN"));
+        overrides.putAll(settings);
         QuipuApplication application = new QuipuApplication(quipu.clock);
         Bootstrap<QuipuConfiguration> bootstrap = new Bootstrap<>(application);
         application.initialize(bootstrap);

@@ -263,6 +263,7 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
             settings.put("database.password", database.database().password());
         }
         settings.put("auth.developmentSigningKeyFile", signingKey().toString());
+        settings.put("adminTasks.developmentTokenFile", database.folder().resolve("admin-token").toString());
         settings.put("server.applicationConnectors[0].port", "0");
         settings.put("server.adminConnectors[0].port", "0");
         settings.put("bcrp.baseUrl", bcrp.baseUrl());
@@ -279,6 +280,8 @@ public final class QuipuExtension extends QuipuClient implements BeforeAllCallba
         settings.put("webhooks.operationThrottle.limit", UNTHROTTLED_ADDRESS);
         settings.put("keys.lastUsedFlushInterval", "500ms");
         settings.put("logging.level", "WARN");
+        // Nothing balances load here: an instance stops without waiting (ProbesTest looks at the drain).
+        settings.put("shutdown.drainDelay", "0s");
         return settings;
     }
 

@@ -105,7 +105,7 @@ class TrainCommandTest {
                 "{\"type\":\"internal_error\",\"status\":500}"));
         stub.start();
         int port = stub.getAddress().getPort();
-        TrainingLoad load = new TrainingLoad(port, port, "qk_live_x", new TrainingData.Plan("enterprise", 500),
+        TrainingLoad load = new TrainingLoad(port, port, "admin-token", "qk_live_x", new TrainingData.Plan("enterprise", 500),
                 new ObjectMapper(), LocalDate.now());
 
         assertThatThrownBy(() -> load.run(Duration.ofSeconds(1), 0, 2))
