@@ -695,7 +695,9 @@ class DashboardBrowserTest {
     }
 
     private static void waitForText(By by, String text) {
+        // A page that renders again between the find and the read leaves a stale element: look again.
         new WebDriverWait(driver, PATIENCE).withMessage(() -> by + " to contain " + text)
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
                 .until((Function<org.openqa.selenium.WebDriver, Boolean>) d -> {
             List<WebElement> found = d.findElements(by);
             return !found.isEmpty() && found.getFirst().getText().contains(text);

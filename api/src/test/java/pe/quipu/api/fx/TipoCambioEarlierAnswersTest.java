@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static pe.quipu.api.testing.ProblemAssert.withoutRequestId;
 
 /**
  * Every answer {@code GET /v1/tipo-cambio} gave before it took {@code fuente} and ranges is still given byte for byte:
@@ -60,24 +61,24 @@ class TipoCambioEarlierAnswersTest {
 
     @Test
     void errors_as_they_were() {
-        assertThat(quipu.get("/v1/tipo-cambio?moneda=GBP", key).body()).isEqualTo(
+        assertThat(withoutRequestId(quipu.get("/v1/tipo-cambio?moneda=GBP", key).body())).isEqualTo(
                 "{\"type\":\"validation_error\",\"title\":\"The request is not valid\",\"status\":400,"
                         + "\"detail\":\"moneda: must be USD or EUR\","
                         + "\"errors\":[{\"field\":\"moneda\",\"message\":\"must be USD or EUR\"}]}");
-        assertThat(quipu.get("/v1/tipo-cambio?fecha=2015-6-05", key).body()).isEqualTo(
+        assertThat(withoutRequestId(quipu.get("/v1/tipo-cambio?fecha=2015-6-05", key).body())).isEqualTo(
                 "{\"type\":\"validation_error\",\"title\":\"The request is not valid\",\"status\":400,"
                         + "\"detail\":\"fecha: must be a date in the form YYYY-MM-DD\","
                         + "\"errors\":[{\"field\":\"fecha\",\"message\":\"must be a date in the form YYYY-MM-DD\"}]}");
-        assertThat(quipu.get("/v1/tipo-cambio?fecha=2026-10-08", key).body()).isEqualTo(
+        assertThat(withoutRequestId(quipu.get("/v1/tipo-cambio?fecha=2026-10-08", key).body())).isEqualTo(
                 "{\"type\":\"validation_error\",\"title\":\"The request is not valid\",\"status\":400,"
                         + "\"detail\":\"fecha: must not be after today in Lima (2026-10-07)\","
                         + "\"errors\":[{\"field\":\"fecha\","
                         + "\"message\":\"must not be after today in Lima (2026-10-07)\"}]}");
-        assertThat(quipu.get("/v1/tipo-cambio?fecha=1996-05-05", key).body()).isEqualTo(
+        assertThat(withoutRequestId(quipu.get("/v1/tipo-cambio?fecha=1996-05-05", key).body())).isEqualTo(
                 "{\"type\":\"not_found\",\"title\":\"Not found\",\"status\":404,"
                         + "\"detail\":\"BCRP's USD series starts on 1997-01-02: no rate on or before 1996-05-05\"}");
         quipu.bcrp.respond(path -> Answer.html("<html>Request Rejected</html>"));
-        assertThat(quipu.get("/v1/tipo-cambio?moneda=EUR&fecha=1999-08-10", key).body()).isEqualTo(
+        assertThat(withoutRequestId(quipu.get("/v1/tipo-cambio?moneda=EUR&fecha=1999-08-10", key).body())).isEqualTo(
                 "{\"type\":\"upstream_unavailable\",\"title\":\"Upstream source unavailable\",\"status\":502,"
                         + "\"detail\":\"BCRP did not answer and no EUR rate on or before 1999-08-10 is cached\"}");
     }
