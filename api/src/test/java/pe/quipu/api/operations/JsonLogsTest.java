@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.platform.LogFormat;
 import pe.quipu.api.testing.ChildQuipu;
+import pe.quipu.api.testing.FreePorts;
 import pe.quipu.api.testing.QuipuExtension;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -120,8 +120,6 @@ class JsonLogsTest {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return FreePorts.free();
     }
 }

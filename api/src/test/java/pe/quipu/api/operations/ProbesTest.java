@@ -60,10 +60,7 @@ class ProbesTest {
 
     @Test
     void during_the_warm_up_the_port_refuses_connections_so_a_balancer_tries_another_instance() throws Exception {
-        int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = pe.quipu.api.testing.FreePorts.free();
         java.util.concurrent.atomic.AtomicReference<QuipuExtension.Instance> started =
                 new java.util.concurrent.atomic.AtomicReference<>();
         Thread starting = Thread.ofPlatform().start(() -> started.set(quipu.startInstance(Map.of("warmUp", "5s",

@@ -4,7 +4,6 @@ import pe.quipu.core.testing.TestDatabase;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -144,8 +143,6 @@ public final class ChildServer implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        return FreePorts.free();
     }
 }
