@@ -143,7 +143,8 @@ public final class BcrpResponseParser {
         }
     }
 
-    private static String preview(String text) {
+    /** A one-line beginning of an upstream's text, for a format error's message (SUNAT's parser uses it too). */
+    static String preview(String text) {
         if (text == null) {
             return "empty body";
         }

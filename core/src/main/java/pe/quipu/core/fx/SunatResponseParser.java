@@ -180,11 +180,7 @@ public final class SunatResponseParser {
     }
 
     private static String preview(String text) {
-        if (text == null) {
-            return "empty body";
-        }
-        String oneLine = text.replaceAll("\\s+", " ").strip();
-        return oneLine.length() <= 60 ? oneLine : oneLine.substring(0, 60) + "…";
+        return BcrpResponseParser.preview(text);
     }
 
     /**
