@@ -94,6 +94,8 @@ public final class WarmUp extends AbstractLifeCycle {
     private volatile boolean silent;
     private volatile Server server;
     private volatile long millis;
+    /** Whether the application connector was given its placeholder channel before Jetty opened it. */
+    private volatile boolean held;
 
     /**
      * @param duration the longest the requests may go on (they stop once the JIT has settled); zero skips the warm-up
@@ -136,7 +138,39 @@ public final class WarmUp extends AbstractLifeCycle {
     /** The server to warm up, whose bean this becomes. */
     public WarmUp of(Server server) {
         this.server = server;
+        if (!duration.isZero()) {
+            Optional<ServerConnector> connector = applicationConnector(server);
+            try {
+                if (connector.isPresent()) {
+                    holdPort(connector.get());
+                    held = true;
+                }
+            } catch (IOException e) {
+                // Jetty binds the configured port, which doStart closes again for the warm-up's length.
+                LOG.warn("Could not hold the application port back before the start: {}", e.toString());
+            }
+        }
         return this;
+    }
+
+    /**
+     * Gives the connector, before Jetty opens it, an accept channel on a free loopback port that nobody knows of:
+     * Jetty then binds nothing of the configured address, whose port stays closed until the warm-up has ended. A
+     * client that connects meanwhile is refused (and a load balancer tries another instance) rather than accepted
+     * into a backlog that is then dropped.
+     */
+    private static void holdPort(ServerConnector connector) throws IOException {
+        if (connector.isOpen()) {
+            connector.close();
+        }
+        ServerSocketChannel placeholder = ServerSocketChannel.open();
+        try {
+            placeholder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            connector.open(placeholder);
+        } catch (IOException | RuntimeException e) {
+            placeholder.close();
+            throw e;
+        }
     }
 
     @Override
@@ -156,14 +190,12 @@ public final class WarmUp extends AbstractLifeCycle {
         Key key = admitKey.get();
         silent = true;
         // Started, but accepting nothing: the warm-up's connections are handed to it one by one. Its own port is not
-        // even bound meanwhile (its accept channel is a loopback one nobody knows of): a load balancer's connection
-        // is refused, and goes to another instance, instead of waiting in the backlog for the warm-up to end.
+        // even bound meanwhile (its accept channel is a loopback one nobody knows of, given it in of(Server)): a load
+        // balancer's connection is refused, and goes to another instance, instead of waiting in the backlog.
         connector.setAccepting(false);
-        // Jetty binds every connector's port before it starts its beans: unbind it for the warm-up's length.
-        connector.close();
-        ServerSocketChannel placeholder = ServerSocketChannel.open();
-        placeholder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        connector.open(placeholder);
+        if (!held) {
+            holdPort(connector);
+        }
         boolean jitSettled = false;
         try (ServerSocketChannel loopback = ServerSocketChannel.open()) {
             connector.start();

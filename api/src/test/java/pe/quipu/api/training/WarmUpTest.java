@@ -47,7 +47,15 @@ class WarmUpTest {
             assertThat(gauges.path(name + ".millis").path("value").asLong()).isBetween(3000L, 10_000L);
 
             // Its key was in memory only: nothing counted for it, and the instance meters real keys as usual.
-            HttpResponse<String> lookup = warmed.get("/v1/ruc/20100227461", key);
+            HttpResponse<String> lookup;
+            try {
+                lookup = warmed.get("/v1/ruc/20100227461", key);
+            } catch (RuntimeException e) {
+                // Refused on the port the instance reports: which sockets listened then says whether it moved.
+                throw new AssertionError("the lookup at " + warmed.uri("/") + " failed; listening then:\n"
+                        + new String(new ProcessBuilder("ss", "-ltnp").redirectErrorStream(true).start()
+                        .getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), e);
+            }
             assertThat(lookup.statusCode()).isEqualTo(200);
             assertThat(lookup.headers().firstValue("RateLimit-Limit")).isPresent();
             try (Connection c = quipu.database.connection();
