@@ -176,22 +176,6 @@ public final class AccountWatchlists {
      * @throws InvalidInput when {@code since} is older than the log's retention
      */
     Page<RucChange> changes(UUID account, String name, Instant since, int limit, String cursor) {
-        return changes(account, name, since, limit, cursor, null);
-    }
-
-    /**
-     * Whether a page of {@code n} changes of a list of {@code rucs} RUCs is read as one join rather than list first:
-     * list first costs {@code rucs} index probes; finding {@code n} changes of the list in the log costs about
-     * {@code n * registry / rucs} (the list's share of the registry's changes); so the join once
-     * {@code rucs^2 > n * registry}. For pages of 1,000 that is a list of about 45,000 RUCs over 2 M records, 135,000
-     * over 18.3 M.
-     */
-    static boolean byJoin(long rucs, int n, long registry) {
-        return (double) rucs * rucs > (double) n * Math.max(registry, 1);
-    }
-
-    /** As above; {@code byJoin} non-null forces one way of reading (tests compare them). */
-    Page<RucChange> changes(UUID account, String name, Instant since, int limit, String cursor, Boolean byJoin) {
         checkName(name);
         Instant now = now();
         Instant cutoff = retention.compareTo(Duration.between(Instant.EPOCH, now)) >= 0 ? Instant.EPOCH
@@ -206,11 +190,7 @@ public final class AccountWatchlists {
             WatchlistRows.ListRow list = rows.find(account, name).orElseThrow(() -> noList(name));
             Instant afterAt = after == null ? Instant.EPOCH : after.at();
             long afterId = after == null ? 0 : after.id();
-            boolean joined = byJoin != null ? byJoin
-                    : AccountWatchlists.byJoin(list.rucs(), limit + 1, rows.registryEstimate());
-            // Every entry joined the list at or after its creation: nothing of the log before it can show.
-            return joined ? rows.changesByJoin(list.id(), latest(from, list.createdAt()), afterAt, afterId, limit + 1)
-                    : rows.changesListFirst(list.id(), from, afterAt, afterId, limit + 1);
+            return rows.changes(list.id(), from, afterAt, afterId, limit + 1);
         });
         boolean more = found.size() > limit;
         List<WatchlistRows.ChangeRow> shown = more ? found.subList(0, limit) : found;

@@ -48,11 +48,21 @@ interface WatchlistRows {
             returning id""")
     long create(UUID accountId, String name, Instant now);
 
-    /** The RUCs of the list that {@code rucs} does not hold, deleted; returns how many went. */
-    @SqlUpdate("""
-            delete from watchlist_rucs w
-             where w.watchlist_id = :id
-               and not exists (select 1 from unnest(cast(:rucs as text[])) n (ruc) where cast(n.ruc as char(11)) = w.ruc)""")
+    /**
+     * The RUCs of the list that {@code rucs} does not hold, deleted, and their changes from the list's feed (nothing
+     * is kept of a RUC taken off a list); returns how many went.
+     */
+    @SqlQuery("""
+            with gone as (
+                    delete from watchlist_rucs w
+                     where w.watchlist_id = :id
+                       and not exists (select 1 from unnest(cast(:rucs as text[])) n (ruc)
+                                        where cast(n.ruc as char(11)) = w.ruc)
+                    returning w.ruc),
+                 fed as (
+                    delete from watchlist_changes f using gone g, ruc_changes c
+                     where c.ruc = g.ruc and f.watchlist_id = :id and f.at = c.at and f.change_id = c.id)
+            select count(*) from gone""")
     int keepOnly(long id, String[] rucs);
 
     /** The RUCs of {@code rucs} the list lacks, added at {@code now}; returns how many came. */
@@ -63,7 +73,15 @@ interface WatchlistRows {
                 on conflict (watchlist_id, ruc) do nothing""")
     int add(long id, UUID accountId, String[] rucs, Instant now);
 
-    @SqlUpdate("delete from watchlist_rucs where watchlist_id = :id and ruc = cast(:ruc as char(11))")
+    /** The RUC taken off the list, and its changes from the list's feed; returns 1, or 0 when it was not on it. */
+    @SqlQuery("""
+            with gone as (
+                    delete from watchlist_rucs where watchlist_id = :id and ruc = cast(:ruc as char(11))
+                    returning ruc),
+                 fed as (
+                    delete from watchlist_changes f using gone g, ruc_changes c
+                     where c.ruc = g.ruc and f.watchlist_id = :id and f.at = c.at and f.change_id = c.id)
+            select count(*) from gone""")
     int remove(long id, String ruc);
 
     @SqlUpdate("update watchlists set rucs = rucs + :delta, updated_at = :now where id = :id")
@@ -85,44 +103,19 @@ interface WatchlistRows {
 
     /**
      * Up to {@code n} changes to the list's RUCs after the keyset {@code (at, id)}, from {@code from} on, oldest
-     * first; each recorded while its RUC was on the list (from when it was last added). List first: each RUC's own
-     * changes from the log's {@code (ruc, at, id)} index, merged; costs one probe per RUC of the list, whatever the
-     * log's size, so it serves lists that are small beside the registry.
+     * first; each recorded while its RUC was on the list (from when it was last added). Read from the list's feed
+     * (changeset 032) in its key's order, each row looked up in the log by id and its RUC on the list by the list's
+     * key: a page costs about {@code n} index probes of each, whatever the list's size or the log's.
      */
     @SqlQuery("""
             select c.id, rtrim(c.ruc) as ruc, c.kind, c.changes::text as changes, c.padrones::text as padrones,
                    c.load_run_id, c.at
-              from watchlist_rucs w
-              cross join lateral (
-                    select * from ruc_changes c
-                     where c.ruc = w.ruc and c.at >= greatest(:from, w.added_at) and (c.at, c.id) > (:at, :afterId)
-                     order by c.at, c.id
-                     limit :n) c
-             where w.watchlist_id = :id
-             order by c.at, c.id
+              from watchlist_changes f
+              join ruc_changes c on c.id = f.change_id
+              join watchlist_rucs w on w.watchlist_id = f.watchlist_id and w.ruc = c.ruc and w.added_at <= f.at
+             where f.watchlist_id = :id and f.at >= :from and (f.at, f.change_id) > (:at, :afterId)
+             order by f.at, f.change_id
              limit :n""")
     @RegisterConstructorMapper(ChangeRow.class)
-    List<ChangeRow> changesListFirst(long id, Instant from, Instant at, long afterId, int n);
-
-    /**
-     * As {@link #changesListFirst}, for a list that is a large share of the registry: one join of the list with the
-     * log's window (from {@code from}, which the caller bounds by the list's creation), whose plan PostgreSQL chooses
-     * (a hash of the window and the list at 2 M records). A plan forced to walk the log's time index and look each
-     * change up in the list measured slower on the bench (p50 81 ms against 52 ms for a page of 1,000 of a
-     * 100,000-RUC list), as a load's changes come at one instant and a page must pass all of them.
-     */
-    @SqlQuery("""
-            select c.id, rtrim(c.ruc) as ruc, c.kind, c.changes::text as changes, c.padrones::text as padrones,
-                   c.load_run_id, c.at
-              from ruc_changes c
-              join watchlist_rucs w on w.watchlist_id = :id and w.ruc = c.ruc
-             where c.at >= :from and c.at >= w.added_at and (c.at, c.id) > (:at, :afterId)
-             order by c.at, c.id
-             limit :n""")
-    @RegisterConstructorMapper(ChangeRow.class)
-    List<ChangeRow> changesByJoin(long id, Instant from, Instant at, long afterId, int n);
-
-    /** The registry's size as PostgreSQL last estimated it (no count): what a list's share is measured against. */
-    @SqlQuery("select greatest(reltuples, 0)::bigint from pg_class where oid = 'ruc_registry'::regclass")
-    long registryEstimate();
+    List<ChangeRow> changes(long id, Instant from, Instant at, long afterId, int n);
 }

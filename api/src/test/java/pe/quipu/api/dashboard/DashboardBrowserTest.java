@@ -474,11 +474,14 @@ class DashboardBrowserTest {
                 .contains("Línea 1: RUC").contains("Línea 5: 2010022746").contains("11 digits");
         assertThat(driver.findElement(By.cssSelector("tr[data-watchlist=proveedores]")).getText()).contains("3");
         // A load changes one of them after it joined the list.
-        quipu.database.jdbi().useHandle(h -> h.execute("""
-                insert into ruc_changes (ruc, kind, changes, load_run_id, at)
-                values (?, 'changed', cast(? as jsonb), 41, ?)""", changed,
-                "{\"condicion\": {\"from\": \"HABIDO\", \"to\": \"NO HABIDO\"}}",
-                quipu.clock.instant().plusSeconds(60)));
+        Instant loaded = quipu.clock.instant().plusSeconds(60);
+        quipu.database.jdbi().useTransaction(h -> {
+            h.execute("""
+                    insert into ruc_changes (ruc, kind, changes, load_run_id, at)
+                    values (?, 'changed', cast(? as jsonb), 41, ?)""", changed,
+                    "{\"condicion\": {\"from\": \"HABIDO\", \"to\": \"NO HABIDO\"}}", loaded);
+            pe.quipu.core.watchlists.WatchedChanges.announce(h, 41, loaded);
+        });
         click(By.cssSelector("tr[data-watchlist=proveedores] button[data-action=open]"));
         waitForText(By.id("watchlist-changes"), "HABIDO → NO HABIDO");
         assertThat(driver.findElement(By.id("watchlist-changes")).getText()).contains(changed, "Condición");

@@ -141,6 +141,11 @@ class DataCompletenessTest {
                     "ruc", "watchlists[].rucs[]",
                     "added_at", "not shown: when each RUC joined its list, which only bounds the list's changes"
                             + " (the list's updatedAt shows its last write)")),
+            entry("watchlist_changes", Map.of(
+                    "watchlist_id", "implied: the list",
+                    "at", "not shown: the time of a change of SUNAT's public log (ruc_changes), of a RUC on the list",
+                    "change_id", "not shown: which change of SUNAT's public log (ruc_changes) concerns a RUC on the"
+                            + " list; the list's RUCs are under watchlists[].rucs[]")),
             entry("webhook_subscriptions", Map.of(
                     "endpoint_id", "implied: the endpoint",
                     "event_type", "webhooks[].events",

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.core.watchlists.WatchedChanges;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,12 +42,22 @@ class WatchlistChangesTest {
         return Arrays.stream(rucs).map(r -> "\"" + r + "\"").collect(Collectors.joining(",", "{\"rucs\":[", "]}"));
     }
 
-    /** One row of the change log, as a load writes it. */
-    private static void change(String ruc, String estado, Instant at) {
-        quipu.database.jdbi().useHandle(h -> h.execute("""
-                insert into ruc_changes (ruc, kind, changes, load_run_id, at)
-                values (?, 'changed', cast(? as jsonb), 7, ?)""", ruc,
-                "{\"estado\": {\"from\": \"ACTIVO\", \"to\": \"" + estado + "\"}}", at));
+    private static final AtomicLong RUNS = new AtomicLong(7);
+
+    /**
+     * One row of the change log, as a load writes it: a load of its own (returned) records it at {@code at} and hands
+     * it to the lists that hold its RUC then, in one transaction.
+     */
+    private static long change(String ruc, String estado, Instant at) {
+        long run = RUNS.getAndIncrement();
+        quipu.database.jdbi().useTransaction(h -> {
+            h.execute("""
+                    insert into ruc_changes (ruc, kind, changes, load_run_id, at)
+                    values (?, 'changed', cast(? as jsonb), ?, ?)""", ruc,
+                    "{\"estado\": {\"from\": \"ACTIVO\", \"to\": \"" + estado + "\"}}", run, at);
+            WatchedChanges.announce(h, run, at);
+        });
+        return run;
     }
 
     private JsonNode page(String key, String pathAndQuery) {
@@ -75,7 +87,7 @@ class WatchlistChangesTest {
         String key = quipu.accounts.newKey(Scope.WATCHLISTS_MANAGE);
         assertThat(quipu.put("/v1/watchlists/l", key, JSON, rucs(a)).statusCode()).isEqualTo(201);
         change(a, "ANTES", START.minus(Duration.ofDays(1)));
-        change(a, "UNO", START.plus(Duration.ofHours(1)));
+        long uno = change(a, "UNO", START.plus(Duration.ofHours(1)));
         change(b, "B-ANTES", START.plus(Duration.ofHours(1)));
         change(a, "DOS", START.plus(Duration.ofHours(2)));
         change(c, "NUNCA", START.plus(Duration.ofHours(2)));
@@ -90,7 +102,8 @@ class WatchlistChangesTest {
         assertThat(first.get("nextCursor").isNull()).isTrue();
         // The change object of a RUC's history, whole.
         assertThat(first.get("items").get(0).toString()).isEqualTo("{\"ruc\":\"" + a + "\",\"kind\":\"changed\","
-                + "\"changes\":{\"estado\":{\"from\":\"ACTIVO\",\"to\":\"UNO\"}},\"padrones\":null,\"loadRunId\":7,"
+                + "\"changes\":{\"estado\":{\"from\":\"ACTIVO\",\"to\":\"UNO\"}},\"padrones\":null,"
+                + "\"loadRunId\":" + uno + ","
                 + "\"at\":\"" + START.plus(Duration.ofHours(1)) + "\"}");
 
         // A replacement that keeps a RUC keeps its time on the list.
@@ -112,6 +125,39 @@ class WatchlistChangesTest {
         assertThat(items(page(other, "/v1/watchlists/l/changes")))
                 .containsExactly(item(a, "TRES", START.plus(Duration.ofHours(7))));
         assertThat(items(page(key, "/v1/watchlists/l/changes"))).hasSize(3);
+    }
+
+    /** How many rows of the list's feed (changeset 032) are changes of {@code ruc}. */
+    private static long fed(String key, String list, String ruc) {
+        return quipu.database.jdbi().withHandle(h -> h.createQuery("""
+                        select count(*) from watchlist_changes f
+                          join watchlists w on w.id = f.watchlist_id and w.account_id = :account and w.name = :list
+                          join ruc_changes c on c.id = f.change_id and c.ruc = cast(:ruc as char(11))""")
+                .bind("account", quipu.accounts.accountOf(key)).bind("list", list).bind("ruc", ruc)
+                .mapTo(Long.class).one());
+    }
+
+    @Test
+    void a_ruc_taken_off_a_list_leaves_nothing_of_it_in_the_list_s_feed() {
+        String e = ruc(30);
+        String f = ruc(31);
+        String key = quipu.accounts.newKey(Scope.WATCHLISTS_MANAGE);
+        assertThat(quipu.put("/v1/watchlists/t", key, JSON, rucs(e, f)).statusCode()).isEqualTo(201);
+        assertThat(quipu.put("/v1/watchlists/u", key, JSON, rucs(e)).statusCode()).isEqualTo(201);
+        change(e, "UNO", START.plus(Duration.ofHours(1)));
+        change(f, "UNO", START.plus(Duration.ofHours(1)));
+        change(e, "DOS", START.plus(Duration.ofHours(2)));
+        assertThat(fed(key, "t", e)).isEqualTo(2);
+        assertThat(fed(key, "t", f)).isEqualTo(1);
+        assertThat(fed(key, "u", e)).isEqualTo(2);
+
+        assertThat(quipu.request("DELETE", "/v1/watchlists/t/rucs/" + e, key).statusCode()).isEqualTo(204);
+        assertThat(fed(key, "t", e)).isZero();
+        assertThat(fed(key, "u", e)).as("another list's").isEqualTo(2);
+        assertThat(quipu.put("/v1/watchlists/t", key, JSON, rucs(e)).statusCode()).isEqualTo(200);
+        assertThat(fed(key, "t", f)).as("taken off by a replacement").isZero();
+        assertThat(quipu.request("DELETE", "/v1/watchlists/u", key).statusCode()).isEqualTo(204);
+        assertThat(fed(key, "u", e)).as("the list deleted").isZero();
     }
 
     @Test
@@ -194,11 +240,12 @@ class WatchlistChangesTest {
     }
 
     /**
-     * The two ways of reading a page (list first, one join) give the same pages, cursor after cursor, with changes
-     * before and after RUCs joined, RUCs taken off and put back, and loads of several changes at one instant.
+     * The lists' feeds hold what the log says of their RUCs, cursor after cursor: the page equals the log's rows of
+     * the list's RUCs from when each joined it, with changes before and after RUCs joined, RUCs taken off and put
+     * back, and loads of several changes at one instant.
      */
     @Test
-    void reading_list_first_or_by_one_join_gives_the_same_pages() {
+    void a_list_s_pages_are_the_log_s_changes_of_its_rucs_from_when_each_joined() {
         String key = quipu.accounts.newKey(Scope.WATCHLISTS_MANAGE);
         java.util.UUID account = quipu.accounts.accountOf(key);
         String[] watched = new String[40];
@@ -208,41 +255,52 @@ class WatchlistChangesTest {
         change(watched[0], "ANTES-DE-LA-LISTA", START.minus(Duration.ofHours(1)));
         assertThat(quipu.put("/v1/watchlists/ambas", key, JSON, rucs(Arrays.copyOf(watched, 30))).statusCode())
                 .isEqualTo(201);
+        // Loads every 10 minutes; the list changes between them.
         for (int i = 0; i < 90; i++) {
-            change(watched[i % 40], "C" + i, START.plus(Duration.ofMinutes(10L * (i / 7 + 1))));
-            change(ruc(200 + i % 5), "AJENO" + i, START.plus(Duration.ofMinutes(10L * (i / 7 + 1))));
+            Instant at = START.plus(Duration.ofMinutes(10L * (i / 7 + 1)));
+            if (at.equals(START.plus(Duration.ofMinutes(50))) && i % 7 == 0) {
+                quipu.clock.set(START.plus(Duration.ofMinutes(45)));
+                assertThat(quipu.post("/v1/watchlists/ambas/rucs", key, JSON,
+                        rucs(Arrays.copyOfRange(watched, 30, 40))).statusCode()).isEqualTo(200);
+                assertThat(quipu.request("DELETE", "/v1/watchlists/ambas/rucs/" + watched[3], key).statusCode())
+                        .isEqualTo(204);
+            }
+            if (at.equals(START.plus(Duration.ofMinutes(70))) && i % 7 == 0) {
+                quipu.clock.set(START.plus(Duration.ofMinutes(65)));
+                assertThat(quipu.post("/v1/watchlists/ambas/rucs", key, JSON, rucs(watched[3])).statusCode())
+                        .isEqualTo(200);
+            }
+            change(watched[i % 40], "C" + i, at);
+            change(ruc(200 + i % 5), "AJENO" + i, at);
         }
-        quipu.clock.set(START.plus(Duration.ofMinutes(45)));
-        assertThat(quipu.post("/v1/watchlists/ambas/rucs", key, JSON, rucs(Arrays.copyOfRange(watched, 30, 40)))
-                .statusCode()).isEqualTo(200);
-        assertThat(quipu.request("DELETE", "/v1/watchlists/ambas/rucs/" + watched[3], key).statusCode())
-                .isEqualTo(204);
-        quipu.clock.set(START.plus(Duration.ofMinutes(65)));
-        assertThat(quipu.post("/v1/watchlists/ambas/rucs", key, JSON, rucs(watched[3])).statusCode()).isEqualTo(200);
         quipu.clock.set(START.plus(Duration.ofDays(1)));
 
+        // What the log says, by its definition: the changes of the list's RUCs from when each joined, in log order.
+        List<String> log = quipu.database.jdbi().withHandle(h -> h.createQuery("""
+                        select rtrim(c.ruc) || ' ' || (c.changes -> 'estado' ->> 'to') || ' ' || quipu_instant_text(c.at)
+                          from ruc_changes c
+                          join watchlist_rucs r on r.ruc = c.ruc and c.at >= r.added_at
+                          join watchlists w on w.id = r.watchlist_id and w.account_id = :account and w.name = 'ambas'
+                         order by c.at, c.id""").bind("account", account).mapTo(String.class).list());
+        assertThat(log).hasSizeGreaterThan(50).noneMatch(i -> i.contains("ANTES") || i.contains("AJENO"))
+                .anyMatch(i -> i.startsWith(watched[35] + " ")).anyMatch(i -> i.startsWith(watched[3] + " "));
         AccountWatchlists lists = new AccountWatchlists(quipu.database.jdbi(), quipu.clock, quipu.json,
                 quipu.application().accountLimits(), Duration.ofDays(400));
         for (int limit : List.of(1, 7, 1000)) {
-            List<List<String>> byList = pages(lists, account, limit, false);
-            List<List<String>> joined = pages(lists, account, limit, true);
-            assertThat(joined).as("pages of %d", limit).isEqualTo(byList);
-            assertThat(byList.stream().mapToInt(List::size).sum()).as("pages of %d", limit).isEqualTo(
-                    items(page(key, "/v1/watchlists/ambas/changes?limit=1000&since=" + START.minus(Duration.ofDays(1))))
-                            .size());
+            List<List<String>> pages = pages(lists, account, limit);
+            assertThat(pages.stream().flatMap(List::stream).toList()).as("pages of %d", limit).isEqualTo(log);
+            assertThat(pages).as("pages of %d", limit).allMatch(p -> p.size() <= limit);
         }
-        List<String> all = pages(lists, account, 1000, false).getFirst();
-        assertThat(all).noneMatch(i -> i.contains("ANTES") || i.contains("AJENO"));
-        assertThat(all).anyMatch(i -> i.startsWith(watched[35] + " ")).hasSizeLessThan(90);
+        assertThat(items(page(key, "/v1/watchlists/ambas/changes?limit=1000&since=" + START.minus(Duration.ofDays(1)))))
+                .isEqualTo(log);
     }
 
-    private static List<List<String>> pages(AccountWatchlists lists, java.util.UUID account, int limit,
-                                            boolean byJoin) {
+    private static List<List<String>> pages(AccountWatchlists lists, java.util.UUID account, int limit) {
         List<List<String>> pages = new ArrayList<>();
         String cursor = null;
         do {
             AccountWatchlists.Page<pe.quipu.api.ruc.RucChange> page = lists.changes(account, "ambas",
-                    START.minus(Duration.ofDays(1)), limit, cursor, byJoin);
+                    START.minus(Duration.ofDays(1)), limit, cursor);
             pages.add(page.items().stream().map(c -> item(c.ruc(), c.changes().get("estado").to(), c.at())).toList());
             cursor = page.nextCursor();
         } while (cursor != null);

@@ -75,13 +75,4 @@ class WatchlistRulesTest {
         assertThatThrownBy(() -> WatchlistCursors.rucsAfter("a".repeat(200), "prov"))
                 .isInstanceOf(InvalidInput.class);
     }
-
-    @Test
-    void a_page_is_read_by_one_join_once_the_list_is_a_large_enough_share_of_the_registry() {
-        assertThat(AccountWatchlists.byJoin(44_000, 1_001, 2_000_000)).isFalse();
-        assertThat(AccountWatchlists.byJoin(100_000, 1_001, 2_000_000)).isTrue();
-        assertThat(AccountWatchlists.byJoin(100_000, 1_001, 18_300_000)).isFalse();
-        assertThat(AccountWatchlists.byJoin(1_000_000, 1_001, 18_300_000)).isTrue();
-        assertThat(AccountWatchlists.byJoin(3, 11, 0)).isFalse();
-    }
 }

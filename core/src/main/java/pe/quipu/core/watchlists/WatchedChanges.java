@@ -6,10 +6,12 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import java.time.Instant;
 
 /**
- * The {@code ruc.changed} events of one load (contract §11): one outbox row per account and per RUC of the load's
- * change log that the account watches, naming every list of the account that holds it. Written by the load in the
- * transaction that publishes it and records its change log, right after the log's rows, by one statement that joins
- * the load's rows to the watchlists inside the database: nothing loops over the watched RUCs, whatever their number.
+ * What one load changed of the watched RUCs (contract §11): each list's feed (changeset 032: a row per list and per
+ * change of a RUC on it, which {@code GET /v1/watchlists/{name}/changes} pages through) and the {@code ruc.changed}
+ * events (one outbox row per account and per RUC of the load's change log that the account watches, naming every list
+ * of the account that holds it). Written by the load in the transaction that publishes it and records its change log,
+ * right after the log's rows, by two statements that join the load's rows to the watchlists inside the database:
+ * nothing loops over the watched RUCs, whatever their number.
  *
  * <p>Only accounts that can receive the event get one: not deleted, with an active webhook endpoint subscribed to
  * {@code ruc.changed} (docs/decisions.md, "Watchlists"). The worker delivers them like any other event.
@@ -23,17 +25,29 @@ public final class WatchedChanges {
     }
 
     /**
-     * Appends the load's {@code ruc.changed} events on {@code handle}, in its transaction.
+     * Appends the load's changes to the feeds of the lists that hold their RUCs, and its {@code ruc.changed} events,
+     * on {@code handle}, in its transaction.
      *
      * @param runId the load's run id, its change log rows' {@code load_run_id}
      * @param at    the load's publication time, its change log rows' {@code at} (and the events' {@code createdAt})
      * @return how many events were written
      */
     public static long announce(Handle handle, long runId, Instant at) {
-        return handle.attach(EventRows.class).announce(runId, at);
+        EventRows rows = handle.attach(EventRows.class);
+        rows.feed(runId, at);
+        return rows.announce(runId, at);
     }
 
     interface EventRows {
+        // A RUC put on a list after the change was recorded (added_at later than at) never sees it.
+        @SqlUpdate("""
+                insert into watchlist_changes (watchlist_id, at, change_id)
+                select r.watchlist_id, c.at, c.id
+                  from ruc_changes c
+                  join watchlist_rucs r on r.ruc = c.ruc and c.at >= r.added_at
+                 where c.at = :at and c.load_run_id = :runId""")
+        long feed(long runId, Instant at);
+
         // The load's rows are found by (at, id), the log's index in time order: every row of one publication has
         // the publication's time. The data's members are the change object's, plus the account's list names.
         @SqlUpdate("""
