@@ -11,7 +11,8 @@
 #   work folder (wrk outputs, logs, Lua scripts, the answers); JFR=1 records the measured API with JDK Flight
 #   Recorder (settings=profile) into WORK/steady.jfr and keeps the folder; FIRST_ONLY=N measures only the first 10 s
 #   after a start, N times (start, 10 s of ruc.lua, stop), for work on the warm-up (with JFR=1, one recording per
-#   start, WORK/first-K.jfr). QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as it would a user's.
+#   start, WORK/first-K.jfr); CACHE_ONLY=1 measures only B2, the answer cache. QUIPU_JAVA_OPTS, when set, reaches
+#   the API's JVM through ./quipu as it would a user's.
 #
 # The API under test is always started with `./quipu server config.yml`, so that it runs with the launcher's JVM
 # options (the heap cap, and whatever ./quipu adds later): the benchmark measures what a user gets. In a temporary
@@ -32,7 +33,7 @@
 #      loaded by its ETL job;
 #   3. picks 1,000 random RUCs of the registry (setseed, so the same padrón gives the same RUCs) and writes the wrk
 #      Lua scripts: ruc.lua cycles through them for GET /v1/ruc/{ruc} (each thread from its own place in the list),
-#      ruc-include.lua the same with ?include=padrones,anexos,
+#      ruc-include.lua the same with ?include=padrones,anexos, unknown.lua and ruc-kept.lua for B2 (below),
 #      batch.lua POSTs {"rucs": [...]} with 100 of them as application/json; every request carries the key;
 #   4. captures with curl the exact answers (which must be 200) of GET /v1/ruc/{the first of them}, GET
 #      /v1/ubigeos?q=lima and GET /v1/tipo-cambio into WORK/answers, checks that GET /v1/tipo-cambio?fuente=sunat and
@@ -60,6 +61,14 @@
 #      throughput shown), then ROUNDS rounds with one connection (wrk -t1 -c1, as the batch: the time one answer
 #      takes, which 64 connections on 2 cores would bury under their own queue; target: p99 at most 10 ms, the
 #      highest of its rounds).
+#      B2, the answer cache: unknown.lua, over 1,000 valid RUCs that are not in the registry (drawn with a fixed seed
+#      and checked absent; every answer must be a 404 not_found, metered like any lookup): 10 s of warm-up, then
+#      ROUNDS rounds alternating ruc.lua and unknown.lua (target: unknown at least 80 % of known). Then a publication:
+#      setup 3 also generated the next day's padrón with 1 % of its records changed (./quipu generate-padron
+#      --changes-from --change-rate 0.01, seed 43) and ruc-kept.lua, ruc.lua less the RUCs that file removes;
+#      ruc-kept.lua runs 10 s (the steady figure), then again while ./quipu etl padron loads that file (not
+#      measured), and 10 s from the end of the load (target: at least 90 % of the steady figure). CACHE_ONLY=1 runs
+#      the setup, 10 s of ruc.lua and B2 alone, for work on the answer cache.
 #   C. Batch: batch.lua with wrk -t1 -c1, 5 s of warm-up, then 15 s measured: p50 and p99 of a 100-RUC batch. The
 #      API stops.
 #   D. The ceiling, shown and not a target: nginx (worker_processes 2, its access log on, to a file in WORK), the same
@@ -75,7 +84,7 @@
 # its bytes, or when something fails to start; a missed performance target is printed, not an exit status.
 # Figures depend on whatever else the machine runs (API, PostgreSQL, wrk share its CPUs): compare runs made on the
 # same, otherwise idle, machine.
-# Needs wrk, nginx, psql, curl (Debian: apt-get install wrk nginx postgresql-client curl). Ports 18580 (API), 18581
+# Needs wrk, nginx, psql, curl, unzip (Debian: apt-get install wrk nginx postgresql-client curl unzip). Ports 18580 (API), 18581
 # (its admin), 18582 (embedded PostgreSQL), 18583 (bare application), 18584 (its admin), 18585 (nginx). Everything
 # started is stopped at the end.
 set -euo pipefail
@@ -90,6 +99,7 @@ CONNECTIONS=${CONNECTIONS:-64}
 JFR=${JFR:-0}
 KEEP=${KEEP:-0}
 FIRST_ONLY=${FIRST_ONLY:-0}
+CACHE_ONLY=${CACHE_ONLY:-0}
 [ "$JFR" = 1 ] && KEEP=1
 BATCH_SECONDS=15
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,9 +115,9 @@ FX_PATH="/v1/tipo-cambio"
 FX_SUNAT_PATH="/v1/tipo-cambio?fuente=sunat"
 RANGE_DAYS=31
 
-for tool in wrk nginx psql curl awk; do
+for tool in wrk nginx psql curl awk unzip; do
   command -v "$tool" >/dev/null 2>&1 || {
-    echo "bench: $tool is missing (Debian: apt-get install wrk nginx postgresql-client curl)" >&2; exit 2; }
+    echo "bench: $tool is missing (Debian: apt-get install wrk nginx postgresql-client curl unzip)" >&2; exit 2; }
 done
 . "$REPO/bench/common.sh"
 bench_java
@@ -220,8 +230,9 @@ QUIPU_BAD=0
 QUIPU_ERRORS=0
 BASE_BAD=0
 # Runs wrk and reads its figures into R_RPS R_P50 R_P99 R_BAD R_ERR R_REQ; the output is kept in WORK/wrk/NAME.txt.
-# $1: quipu | baseline (whose answers other than 2xx/3xx are counted), $2: name, $3: port, $4: seconds,
-# $5: Lua script or "", $6: path; more arguments go to wrk (after -t/-c, so -t1 -c1 there win).
+# $1: quipu | unknown (Quipu, where every answer must be a 404) | baseline (whose answers other than 2xx/3xx are
+# counted), $2: name, $3: port, $4: seconds, $5: Lua script or "", $6: path; more arguments go to wrk (after -t/-c, so
+# -t1 -c1 there win).
 load() {
   local who=$1 name=$2 port=$3 seconds=$4 script=$5 path=$6
   shift 6
@@ -229,7 +240,13 @@ load() {
   wrk -t"$THREADS" -c"$CONNECTIONS" --timeout 10s "$@" -d"${seconds}s" --latency ${script:+-s "$script"} \
     -H "Authorization: Bearer $KEY" "http://127.0.0.1:$port$path" > "$out"
   read -r R_RPS R_P50 R_P99 R_BAD R_ERR R_REQ < <(wrk_figures "$out")
-  if [ "$who" = quipu ]; then
+  if [ "$who" = baseline ]; then
+    BASE_BAD=$((BASE_BAD + R_BAD))
+  else
+    if [ "$who" = unknown ]; then
+      # Lookups of RUCs that are not in the registry: every answer is a 404, which wrk counts as non-2xx/3xx.
+      R_BAD=$((R_REQ - R_BAD))
+    fi
     QUIPU_BAD=$((QUIPU_BAD + R_BAD)); QUIPU_ERRORS=$((QUIPU_ERRORS + R_ERR))
     if ! kill -0 "$API_PID" 2>/dev/null; then
       local status=0
@@ -239,13 +256,15 @@ load() {
         "(143: a SIGTERM from elsewhere); its figures are void" >&2
       exit 1
     fi
-  else
-    BASE_BAD=$((BASE_BAD + R_BAD))
   fi
   if [ "$R_BAD" != 0 ] || [ "$R_ERR" != 0 ]; then
     echo "  ($name: $R_BAD answers other than 2xx/3xx, $R_ERR socket errors; see $out)"
   fi
 }
+
+# The larger of two figures, and the mean of several.
+larger() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0 ? a : b) }'; }
+mean() { printf '%s\n' "$@" | awk '{ s += $1; n++ } END { printf "%.0f", s / n }'; }
 
 # a / b with 2 decimals, "n/a" when b is 0.
 quotient() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
@@ -332,6 +351,38 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '$BODY'
 EOF
 
+# RUCs that are not in the registry, with valid check digits (what typos and new taxpayers look like): unknown.lua
+# cycles through 1,000 of them as ruc.lua does through known ones.
+mapfile -t UNKNOWN < <(sql -c "select setseed(0.29)" -c "
+  select ruc from (
+    select p || (11 - (select sum(substr(p, i::int, 1)::int * w)
+                         from unnest(array[5, 4, 3, 2, 7, 6, 5, 4, 3, 2]) with ordinality as t(w, i)) % 11) % 10 as ruc
+      from (select '20' || lpad(floor(random() * 1e8)::bigint::text, 8, '0') as p
+              from generate_series(1, 1500)) c) u
+   where not exists (select 1 from ruc_registry r where r.ruc = u.ruc)
+   limit 1000" | grep -E '^[0-9]{11}$')
+[ "${#UNKNOWN[@]}" = 1000 ] || { echo "bench: expected 1000 unknown RUCs, got ${#UNKNOWN[@]}" >&2; exit 1; }
+{
+  echo "-- GET /v1/ruc/{ruc} over 1,000 valid RUCs that are not in the registry (404 not_found, metered)."
+  echo "local rucs = {"
+  printf '  "%s",\n' "${UNKNOWN[@]}"
+  echo "}"
+  sed -n '/^local threads = 0/,$p' "$WORK/ruc.lua"
+} > "$WORK/unknown.lua"
+# The next day's padrón, 1 % of its records changed (added, removed, changed as NextDayPadron shares them), and
+# ruc-kept.lua: ruc.lua less the RUCs that file removes, so that the lookups around its publication all answer 200.
+./quipu generate-padron --changes-from "$WORK/padron.zip" --change-rate 0.01 --seed 43 --out "$WORK/padron-next.zip" \
+  > /dev/null
+unzip -p "$WORK/padron-next.zip" | cut -d'|' -f1 | grep -E '^[0-9]{11}$' | sort > "$WORK/next-rucs.txt"
+mapfile -t KEPT < <(printf '%s\n' "${RUCS[@]}" | sort | comm -12 - "$WORK/next-rucs.txt")
+{
+  echo "-- GET /v1/ruc/{ruc} over the RUCs of ruc.lua that the next day's padrón keeps."
+  echo "local rucs = {"
+  printf '  "%s",\n' "${KEPT[@]}"
+  echo "}"
+  sed -n '/^local threads = 0/,$p' "$WORK/ruc.lua"
+} > "$WORK/ruc-kept.lua"
+
 # --- Setup 4: the answers the baselines serve, and a check of every URL benchmarked
 fetch_ok "/v1/ruc/$RUC" "$WORK/answers/ruc.json"
 fetch_ok "$UBIGEO_PATH" "$WORK/answers/ubigeos.json"
@@ -345,11 +396,49 @@ code=$(curl -sS -o "$WORK/batch-answer.json" -w '%{http_code}' -X POST -H "Autho
   -H "Content-Type: application/json" --data-binary @"$WORK/batch.json" "http://127.0.0.1:$API_PORT/v1/ruc/batch")
 grep -q '"ok":100' "$WORK/batch-answer.json" && [ "$code" = 200 ] || {
   echo "bench: POST /v1/ruc/batch answered $code, not 200 with 100 ok:" >&2; head -c 600 "$WORK/batch-answer.json" >&2; exit 1; }
+code=$(curl -sS -o "$WORK/unknown.json" -w '%{http_code}' -H "Authorization: Bearer $KEY" \
+  "http://127.0.0.1:$API_PORT/v1/ruc/${UNKNOWN[0]}")
+[ "$code" = 404 ] && grep -q '"type":"not_found"' "$WORK/unknown.json" || {
+  echo "bench: GET /v1/ruc/${UNKNOWN[0]} answered $code, not 404 not_found:" >&2; head -c 600 "$WORK/unknown.json" >&2; exit 1; }
 echo "setup: answers captured: GET /v1/ruc/$RUC $(wc -c < "$WORK/answers/ruc.json") bytes;" \
   "GET $UBIGEO_PATH $(grep -o '"code"' "$WORK/answers/ubigeos.json" | wc -l) districts, $(wc -c < "$WORK/answers/ubigeos.json") bytes;" \
   "GET $FX_PATH $(wc -c < "$WORK/answers/tipo-cambio.json") bytes: $(cat "$WORK/answers/tipo-cambio.json");" \
   "GET $FX_SUNAT_PATH $(wc -c < "$WORK/sunat.json") bytes; GET $RANGE_PATH $RANGE_DAYS rates, $(wc -c < "$WORK/range.json") bytes"
 stop_api
+
+# --- B2 (run within B, or alone with CACHE_ONLY=1). The answer cache: unknown RUCs against known ones, and the
+# lookups right after a publication that changes 1 % of the registry against the same lookups just before it.
+answer_cache() {
+  local k known=() unknown=() wrk_pid t
+  load unknown unknown-warmup $API_PORT 10 "$WORK/unknown.lua" "/v1/ruc/${UNKNOWN[0]}"
+  UNKNOWN_P99=0
+  for k in $(seq 1 "$ROUNDS"); do
+    load quipu "ruc-known-$k" $API_PORT "$ROUND_S" "$WORK/ruc.lua" "/v1/ruc/$RUC"
+    known+=("$R_RPS")
+    load unknown "ruc-unknown-$k" $API_PORT "$ROUND_S" "$WORK/unknown.lua" "/v1/ruc/${UNKNOWN[0]}"
+    unknown+=("$R_RPS"); UNKNOWN_P99=$(larger "$UNKNOWN_P99" "$R_P99")
+  done
+  KNOWN_RPS=$(mean "${known[@]}") UNKNOWN_RPS=$(mean "${unknown[@]}")
+  echo "   unknown RUCs (404), $ROUNDS rounds of $ROUND_S s each in turns with known ones:" \
+    "$(IFS=/; echo "${unknown[*]}") req/s, mean $UNKNOWN_RPS, p99 $UNKNOWN_P99 ms; known: $(IFS=/; echo "${known[*]}")" \
+    "req/s, mean $KNOWN_RPS"
+  # The publication: the steady figure just before it, then the padrón of the next day loaded while ruc-kept.lua
+  # runs (its figures not kept), then the 10 s from the end of the load.
+  load quipu ruc-before-publication $API_PORT 10 "$WORK/ruc-kept.lua" "/v1/ruc/$RUC"
+  BEFORE_PUB_RPS=$R_RPS
+  wrk -t"$THREADS" -c"$CONNECTIONS" --timeout 10s -d3600s -s "$WORK/ruc-kept.lua" -H "Authorization: Bearer $KEY" \
+    "http://127.0.0.1:$API_PORT/v1/ruc/$RUC" > "$WORK/wrk/ruc-during-publication.txt" 2>&1 &
+  wrk_pid=$!
+  t=$(now)
+  ./quipu etl padron --file "$WORK/padron-next.zip" config.yml 2>> "$WORK/etl.log" > /dev/null
+  PUB_S=$(since "$t")
+  kill "$wrk_pid" 2>/dev/null; wait "$wrk_pid" 2>/dev/null || true
+  load quipu ruc-after-publication $API_PORT 10 "$WORK/ruc-kept.lua" "/v1/ruc/$RUC"
+  AFTER_PUB_RPS=$R_RPS AFTER_PUB_P99=$R_P99
+  echo "   a publication of 1 % changes ($(sql -c "select added || ' added, ' || changed || ' changed, ' || removed \
+    || ' removed' from dataset_loads where dataset = 'padron'"), loaded in $PUB_S s under load): the 10 s after it" \
+    "$AFTER_PUB_RPS req/s, p99 $AFTER_PUB_P99 ms; the 10 s before it $BEFORE_PUB_RPS req/s"
+}
 
 # --- A. Warm-up after a start
 echo
@@ -367,6 +456,17 @@ if [ "$FIRST_ONLY" -gt 0 ]; then
     stop_api
     [ "$JFR" = 1 ] && mv "$WORK/first.jfr" "$WORK/first-$k.jfr"
   done
+  exit 0
+fi
+if [ "$CACHE_ONLY" = 1 ]; then
+  start_api api.log
+  load quipu ruc-warmup $API_PORT 10 "$WORK/ruc.lua" "/v1/ruc/$RUC"
+  echo "B2. The answer cache (alone, after 10 s of ruc.lua):"
+  answer_cache
+  echo "unknown RUCs / known: $(quotient "$UNKNOWN_RPS" "$KNOWN_RPS");" \
+    "the 10 s after a 1 %-change publication / before: $(quotient "$AFTER_PUB_RPS" "$BEFORE_PUB_RPS")"
+  stop_api
+  [ "$QUIPU_BAD" = 0 ] || { echo "bench: $QUIPU_BAD answers of Quipu were not 2xx/3xx" >&2; exit 1; }
   exit 0
 fi
 if [ "$JFR" = 1 ]; then
@@ -397,10 +497,6 @@ await $BARE_PORT "$BARE_PID" "the bare application"
 same_bytes $BARE_PORT "/v1/ruc/$RUC" "$WORK/answers/ruc.json" "the bare application"
 same_bytes $BARE_PORT "$UBIGEO_PATH" "$WORK/answers/ubigeos.json" "the bare application"
 same_bytes $BARE_PORT "$FX_PATH" "$WORK/answers/tipo-cambio.json" "the bare application"
-
-# The larger of two figures, and the mean of several.
-larger() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0 ? a : b) }'; }
-mean() { printf '%s\n' "$@" | awk '{ s += $1; n++ } END { printf "%.0f", s / n }'; }
 
 # Measures Quipu and the bare application on one path in ROUNDS alternating rounds of ROUND_S s each (Quipu, bare,
 # Quipu, bare, ...), after bwarm s of warm-up on the bare application and then qwarm s on Quipu, so that a change in the
@@ -478,6 +574,9 @@ RANGE_RPS=$(mean "${ranges[@]}")
 echo "   $RANGE_DAYS-day range of SUNAT's rates from the cache: $RANGE_C64_RPS req/s with wrk -t$THREADS" \
   "-c$CONNECTIONS (10 s); with wrk -t1 -c1, $ROUNDS rounds of $ROUND_S s each: $(IFS=/; echo "${ranges[*]}") req/s," \
   "p50 $RANGE_P50 ms, p99 $RANGE_P99 ms"
+
+echo "B2. The answer cache:"
+answer_cache
 
 # --- C. Batch, one connection
 load quipu batch-warmup $API_PORT 5 "$WORK/batch.lua" /v1/ruc/batch -t1 -c1
@@ -560,6 +659,11 @@ target "ruc steady p99" "$RUC_P99 ms" "$RUC_P99" "<=" 20 "<= 20 ms"
 R=$(quotient "$INCLUDE_RPS" "$PLAIN_RPS")
 target "include=padrones,anexos / ruc" "$INCLUDE_RPS / $PLAIN_RPS req/s = $R" "$R" ">=" 0.80 ">= 0.80"
 R=$(quotient "$FIRST_RPS" "$RUC_RPS")
+R=$(quotient "$UNKNOWN_RPS" "$KNOWN_RPS")
+target "unknown-RUC lookups / known" "$UNKNOWN_RPS / $KNOWN_RPS req/s = $R" "$R" ">=" 0.80 ">= 0.80"
+R=$(quotient "$AFTER_PUB_RPS" "$BEFORE_PUB_RPS")
+target "10 s after a 1 %-change publication / steady" "$AFTER_PUB_RPS / $BEFORE_PUB_RPS req/s = $R" "$R" ">=" 0.90 \
+  ">= 0.90"
 target "first 10 s / ruc steady" "$FIRST_RPS / $RUC_RPS req/s = $R" "$R" ">=" 0.50 ">= 0.50"
 target "first 10 s p99" "$FIRST_P99 ms" "$FIRST_P99" "<=" 50 "<= 50 ms"
 target "batch (100 RUCs) p50" "$BATCH_P50 ms" "$BATCH_P50" "<=" 3 "<= 3 ms"

@@ -38,6 +38,13 @@ interface ChangeLogRows {
     @RegisterConstructorMapper(Row.class)
     List<Row> after(String ruc, Instant cutoff, Instant at, long id, int n);
 
+    /**
+     * The RUCs a load's run changed, at most {@code n} rows of them (a RUC may come twice), by the index on
+     * {@code load_run_id} (changeset 031).
+     */
+    @SqlQuery("select ruc from ruc_changes where load_run_id = :run limit :n")
+    List<String> rucsOf(long run, int n);
+
     /** Whether the registry holds {@code ruc} or the log, within retention, has a change of it. */
     @SqlQuery("""
             select exists (select 1 from ruc_registry where ruc = cast(:ruc as char(11)))

@@ -20,12 +20,16 @@ import java.util.function.BooleanSupplier;
  * bytes, with {@code "padrones"} and then {@code "anexos"} added before its closing brace, and the ETag of the whole.
  * So the record's fields are the lookup's own, and the tag changes when a list or a premise of the RUC does. Kept in
  * memory like the registry's answers, and exact the same way: this cache drops everything on a change to the
- * registry and on a change to the lists or premises (changesets 013 and 015), on every instance.
+ * registry and on a change to the lists or premises (changesets 013 and 015), on every instance; or, when the change
+ * names its load's run (changeset 031), the answers of the RUCs that run changed ({@link AnswerEviction}).
  */
 public final class IncludedAnswers {
 
     private static final byte[] PADRONES = ",\"padrones\":".getBytes(StandardCharsets.UTF_8);
     private static final byte[] ANEXOS = ",\"anexos\":".getBytes(StandardCharsets.UTF_8);
+    /** Every include that asks for something: each keeps its answers under a key of its own. */
+    private static final List<Include> INCLUDES = List.of(new Include(true, false), new Include(false, true),
+            new Include(true, true));
 
     private final RucAnswers registry;
     private final RucLists lists;
@@ -109,6 +113,17 @@ public final class IncludedAnswers {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("lists and premises always serialise", e);
         }
+    }
+
+    /** The keys under which answers of these RUCs may be kept, whatever they included. */
+    static List<String> keysOf(Collection<String> rucs) {
+        List<String> keys = new ArrayList<>(rucs.size() * INCLUDES.size());
+        for (String ruc : rucs) {
+            for (Include include : INCLUDES) {
+                keys.add(key(ruc, include));
+            }
+        }
+        return keys;
     }
 
     private static String key(String ruc, Include include) {

@@ -28,6 +28,7 @@ public final class RucAnswers {
     private final RucRegistry registry;
     private final ObjectMapper json;
     private final ExactCache<String, Answer> kept;
+    private final ExactCache<String, Boolean> unknown;
     private final Function<byte[], String> etag;
 
     /**
@@ -35,10 +36,11 @@ public final class RucAnswers {
      *             per kept answer, by the rule the HTTP edge compares tags with
      */
     public RucAnswers(RucRegistry registry, ObjectMapper json, ExactCache<String, Answer> kept,
-                      Function<byte[], String> etag) {
+                      ExactCache<String, Boolean> unknown, Function<byte[], String> etag) {
         this.registry = registry;
         this.json = json;
         this.kept = kept;
+        this.unknown = unknown;
         this.etag = etag;
     }
 
@@ -47,27 +49,49 @@ public final class RucAnswers {
         return new ExactCache<>(listening, maxBytes, a -> a.body().length + a.etag().length());
     }
 
+    /**
+     * The budget of the RUCs known not to be in the registry, out of the answers' {@code answerBytes}: an eighth, on
+     * top of it. Each weighs only the cache's overhead per entry, so the default 16 MiB holds some 10,000 of them.
+     */
+    public static long unknownBytes(long answerBytes) {
+        return answerBytes / 8;
+    }
+
+    /** A cache of the RUCs the registry does not hold: at most {@code maxBytes} of them, about. */
+    public static ExactCache<String, Boolean> unknownCache(BooleanSupplier listening, long maxBytes) {
+        return new ExactCache<>(listening, maxBytes, absent -> 0);
+    }
+
     public Optional<Answer> find(Ruc ruc) {
         ExactCache<String, Answer>.Read read = kept.read();
         Answer answer = read.kept(ruc.value());
         if (answer != null) {
             return Optional.of(answer);
         }
+        ExactCache<String, Boolean>.Read absent = unknown.read();
+        if (absent.kept(ruc.value()) != null) {
+            return Optional.empty();
+        }
         Optional<Answer> found = registry.find(ruc).map(this::answer);
-        found.ifPresent(a -> read.keep(a.ruc(), a));
+        if (found.isPresent()) {
+            read.keep(ruc.value(), found.get());
+        } else {
+            absent.keep(ruc.value(), Boolean.TRUE);
+        }
         return found;
     }
 
     /** The answers of these RUCs that the registry holds, keyed by RUC; what is not kept is read in one query. */
     public Map<String, Answer> findAll(Collection<Ruc> rucs) {
         ExactCache<String, Answer>.Read read = kept.read();
+        ExactCache<String, Boolean>.Read absent = unknown.read();
         Map<String, Answer> found = new HashMap<>();
         List<Ruc> missing = new ArrayList<>();
         for (Ruc ruc : rucs) {
             Answer answer = read.kept(ruc.value());
             if (answer != null) {
                 found.put(ruc.value(), answer);
-            } else {
+            } else if (absent.kept(ruc.value()) == null) {
                 missing.add(ruc);
             }
         }
@@ -77,6 +101,11 @@ public final class RucAnswers {
                 found.put(ruc, a);
                 read.keep(ruc, a);
             });
+            for (Ruc ruc : missing) {
+                if (!found.containsKey(ruc.value())) {
+                    absent.keep(ruc.value(), Boolean.TRUE);
+                }
+            }
         }
         return found;
     }

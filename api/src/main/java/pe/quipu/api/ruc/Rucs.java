@@ -1,5 +1,6 @@
 package pe.quipu.api.ruc;
 
+import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.core.setup.Environment;
 import pe.quipu.api.platform.ExactCache;
 import pe.quipu.api.platform.NotificationListener;
@@ -19,9 +20,10 @@ import java.util.function.Function;
 
 /**
  * The RUC feature assembled: lookups (one or a batch, with SUNAT's lists and premises when asked), the search by
- * name, and a RUC's history from the change log, which is pruned to its retention daily. Recent answers are kept in
- * memory and dropped on every change to the registry, from any writer; answers that include lists or premises are
- * dropped on a change to those too. Histories are read from the log each time.
+ * name, and a RUC's history from the change log, which is pruned to its retention daily. Recent answers, and the RUCs
+ * recently found not to be in the registry, are kept in memory; a load that names its run drops those of the RUCs it
+ * changed, any other change to the registry drops them all ({@link AnswerEviction}); answers that include lists or
+ * premises are dropped on a change to those too. Histories are read from the log each time.
  */
 public final class Rucs {
 
@@ -36,16 +38,19 @@ public final class Rucs {
         NotificationListener notifications = platform.notifications();
         long answerBytes = settings.getAnswerCache().toBytes();
         ExactCache<String, RucAnswers.Answer> answers = RucAnswers.cache(notifications::isListening, answerBytes);
+        ExactCache<String, Boolean> unknown = RucAnswers.unknownCache(notifications::isListening,
+                RucAnswers.unknownBytes(answerBytes));
         ExactCache<String, RucAnswers.Answer> included = IncludedAnswers.cache(notifications::isListening,
                 answerBytes / 4);
-        Runnable registryChanged = () -> {
-            answers.changed();
-            included.changed();
-        };
-        notifications.on(RegistryChanges.CHANNEL, payload -> registryChanged.run(), registryChanged);
-        notifications.on(SunatLists.CHANNEL, payload -> included.changed(), included::changed);
+        AnswerEviction eviction = new AnswerEviction(AnswerEviction.changeLog(platform.jdbi()), answers, unknown,
+                included);
+        notifications.on(RegistryChanges.CHANNEL, eviction::registryChanged, eviction::dropAll);
+        notifications.on(SunatLists.CHANNEL, eviction::listsChanged, included::changed);
+        gauges(environment.metrics(), "answers", answers);
+        gauges(environment.metrics(), "unknown", unknown);
+        gauges(environment.metrics(), "included", included);
         registry = new RucRegistry(platform.jdbi());
-        RucAnswers rucAnswers = new RucAnswers(registry, platform.json(), answers, ETags::strong);
+        RucAnswers rucAnswers = new RucAnswers(registry, platform.json(), answers, unknown, ETags::strong);
         environment.jersey().register(new RucResource(new IncludedAnswers(rucAnswers,
                 new RucLists(platform.jdbi(), ubigeos), platform.json(), included), platform.json(), limits));
         environment.jersey().register(new RucSearchResource(new RucSearch(platform.jdbi()), rucAnswers,
@@ -55,6 +60,19 @@ public final class Rucs {
                 retention::cutoff)));
         platform.manage(Periodic.every("quipu-change-retention", ChangeRetention.FIRST_DELAY, ChangeRetention.EVERY,
                 retention::pruneAndLog));
+    }
+
+    /**
+     * {@code pe.quipu.api.ruc.Rucs.<name>.hits}, {@code .misses}, {@code .evictions}, {@code .size} and
+     * {@code .bytes} of one of the caches: whether answers are served from memory, and what a flood displaces.
+     */
+    private static void gauges(MetricRegistry metrics, String name, ExactCache<?, ?> cache) {
+        String prefix = MetricRegistry.name(Rucs.class, name);
+        metrics.registerGauge(prefix + ".hits", () -> cache.stats().hitCount());
+        metrics.registerGauge(prefix + ".misses", () -> cache.stats().missCount());
+        metrics.registerGauge(prefix + ".evictions", () -> cache.stats().evictionCount());
+        metrics.registerGauge(prefix + ".size", cache::size);
+        metrics.registerGauge(prefix + ".bytes", cache::weight);
     }
 
     /** Up to {@code n} RUCs of the registry, for warming the lookups up. */

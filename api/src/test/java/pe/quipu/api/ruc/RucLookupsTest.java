@@ -47,7 +47,8 @@ class RucLookupsTest {
             throw new SQLException("no database in this test");
         });
         ObjectMapper json = new ObjectMapper();
-        RucAnswers registry = new RucAnswers(new RucRegistry(noDatabase), json, kept, body -> "\"tag\"");
+        RucAnswers registry = new RucAnswers(new RucRegistry(noDatabase), json, kept,
+                RucAnswers.unknownCache(() -> true, 1 << 20), body -> "\"tag\"");
         lookups = new RucLookups(new IncludedAnswers(registry, new RucLists(noDatabase, code -> Optional.empty()), json,
                 IncludedAnswers.cache(() -> true, 1 << 20)));
     }

@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.InvalidRucException;
+import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.watchlists.WatchedChanges;
 import pe.quipu.etl.run.ChangeLog;
 import pe.quipu.etl.run.JobOptions;
@@ -179,6 +180,10 @@ public class PadronExtendidoJob {
                 new ChangeLog.Field("tipo", "r.tipo", "s.tipo"),
                 new ChangeLog.Field("ciiu", "r.ciiu", "s.ciiu"))), runId, now);
         long announced = logged == 0 ? 0 : WatchedChanges.announce(handle, runId, now);
+        if (!first) {
+            // Every record the update changes is in the log under runId: instances drop only those answers.
+            handle.execute(RegistryChanges.loggedBy(runId));
+        }
         int updated = rows.update(now);
         contribution.incrementWriteCount(updated);
         StageRows.Matches matches = rows.matches();

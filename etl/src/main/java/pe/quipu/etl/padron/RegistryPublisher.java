@@ -153,6 +153,9 @@ final class RegistryPublisher {
                     millisSince(t));
             if (how == Publication.DIFFERENCE) {
                 t = System.nanoTime();
+                // Every answer this changes is in the log under runId: instances drop those and keep the rest. A
+                // rebuild's swap (below) still tells them to drop everything.
+                handle.execute(RegistryChanges.loggedBy(runId));
                 apply(rows, difference, now);
                 LOG.info("applied the difference to the registry in service in {} ms", millisSince(t));
             } else {

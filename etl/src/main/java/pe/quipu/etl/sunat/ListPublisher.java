@@ -8,6 +8,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.core.db.DatasetLoads;
+import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.watchlists.WatchedChanges;
 import pe.quipu.etl.run.ChangeLog;
 import pe.quipu.etl.run.RemovedShare;
@@ -48,6 +49,11 @@ final class ListPublisher {
             RemovedShare.refuseAbove(moves.left(), moves.inService(), maxRemovedShare,
                     "RUCs of the list " + file.padron());
             long logged = moves.inService() == 0 ? 0 : rows.logMoves(file.stage(), file.padron(), runId, now);
+            if (moves.inService() > 0 && rows.restated(file.stage(), file.padron()) == 0) {
+                // Every RUC whose answer this changes joined or left, and is in the log under runId: instances drop
+                // only those answers. A new desde or resolucion of a RUC that stays is not logged: drop everything.
+                h.execute(RegistryChanges.loggedBy(runId));
+            }
             long announced = logged == 0 ? 0 : WatchedChanges.announce(h, runId, now);
             rows.deleteList(file.padron());
             // The last line of a RUC met twice wins, as in the padrón.
@@ -87,6 +93,13 @@ final class ListPublisher {
                 + "  where n.ruc is null or o.ruc is null"
                 + "  order by 1")
         long logMoves(@Define("stage") String stage, String padron, long runId, Instant now);
+
+        /** RUCs that stay on the list with another {@code desde} or {@code resolucion} (the last line wins). */
+        @SqlQuery("select count(*) from (select distinct on (ruc) ruc, desde, resolucion from <stage>"
+                + "   order by ruc, line desc) n"
+                + "  join sunat_padrones o on o.ruc = n.ruc and o.padron = :padron"
+                + " where (o.desde, o.resolucion) is distinct from (n.desde, n.resolucion)")
+        long restated(@Define("stage") String stage, String padron);
 
         @SqlUpdate("delete from sunat_padrones where padron = :padron")
         void deleteList(String padron);

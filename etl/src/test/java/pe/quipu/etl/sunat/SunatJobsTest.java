@@ -9,6 +9,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import pe.quipu.etl.generate.SunatListsGenerator;
+import pe.quipu.api.auth.Scope;
+import pe.quipu.api.testing.PadronFixtures;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.ruc.Ruc;
 import pe.quipu.etl.QuipuEtl;
@@ -19,6 +21,7 @@ import pe.quipu.etl.testing.EtlRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The five jobs of SUNAT's lists and premises end to end: files in SUNAT's format through {@code quipu-etl <job>} on
@@ -221,6 +225,57 @@ class SunatJobsTest {
         assertThat(third.stdout()).matches(SUMMARY.formatted(file.jobName(), "succeeded", 19, 19, 0));
         assertThat(contents(file)).hasSize(19).noneMatch(line -> line.startsWith(dropped))
                 .isEqualTo(before.stream().filter(line -> !line.startsWith(dropped)).toList());
+    }
+
+    /**
+     * A list's reload names its run: the API drops the answers with lists of the RUCs that joined or left, keeps the
+     * others in memory, and answers the joiner's new list at once; a reload that gives a staying RUC another
+     * {@code desde}, which the log does not record, drops them all.
+     */
+    @Test
+    void a_list_reload_drops_only_the_included_answers_of_the_rucs_that_joined_or_left() throws Exception {
+        PadronFixtures.load(quipu.database, QuipuExtension.START);
+        List<String> sample = PadronFixtures.records().stream().map(r -> r.ruc().value()).limit(21).toList();
+        SunatFile file = SunatFile.AGENTES_RETENCION;
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (String ruc : sample.subList(0, 20)) {
+            rows.add(row(file, ruc, "01/06/2015"));
+        }
+        assertThat(etl.run(file.jobName(), "--file", write("eviction-1.txt", header(file), rows, false).toString())
+                .exitCode()).isZero();
+        String key = quipu.accounts.newKey(Scope.RUC_READ);
+        String stays = sample.get(1);
+        String joins = sample.get(20);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(included(key, stays)).contains("agentes_retencion"));
+        assertThat(included(key, joins)).contains("\"padrones\":[]");
+
+        rows.add(row(file, joins, "01/07/2015"));
+        assertThat(etl.run(file.jobName(), "--file", write("eviction-2.txt", header(file), rows, false).toString())
+                .exitCode()).isZero();
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(included(key, joins)).contains("agentes_retencion"));
+        long hits = includedHits();
+        assertThat(included(key, stays)).contains("agentes_retencion");
+        assertThat(includedHits()).as("the RUC that stayed, from memory").isEqualTo(hits + 1);
+
+        rows.set(1, row(file, stays, "01/08/2015"));
+        assertThat(etl.run(file.jobName(), "--file", write("eviction-3.txt", header(file), rows, false).toString())
+                .exitCode()).isZero();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat(included(key, stays)).contains("2015-08-01"));
+    }
+
+    private static String included(String key, String ruc) {
+        HttpResponse<String> answer = quipu.get("/v1/ruc/" + ruc + "?include=padrones", key);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        return answer.body();
+    }
+
+    private static long includedHits() {
+        return ((Number) quipu.environment().metrics().getGauges().get("pe.quipu.api.ruc.Rucs.included.hits")
+                .getValue()).longValue();
     }
 
     @ParameterizedTest
