@@ -104,18 +104,26 @@ interface WatchlistRows {
     /**
      * Up to {@code n} changes to the list's RUCs after the keyset {@code (at, id)}, from {@code from} on, oldest
      * first; each recorded while its RUC was on the list (from when it was last added). Read from the list's feed
-     * (changeset 032) in its key's order, each row looked up in the log by id and its RUC on the list by the list's
-     * key: a page costs about {@code n} index probes of each, whatever the list's size or the log's.
+     * (changeset 032) in its key's order, each row's RUC checked on the list by the list's key, then each change looked
+     * up in the log by id: a page costs about {@code n} index probes of each, whatever the list's size or the log's.
+     * The probes are subqueries PostgreSQL cannot pull up ({@code offset 0}): a plan of its own choosing walked the
+     * whole log's key to merge it with the feed (25 ms for a page of 1,000 over a log of 20,000 changes, and growing
+     * with the log, against 8-10 ms).
      */
     @SqlQuery("""
+            with page as materialized (
+                    select f.at, f.change_id from watchlist_changes f
+                     cross join lateral (select w.added_at from watchlist_rucs w
+                                          where w.watchlist_id = f.watchlist_id and w.ruc = f.ruc offset 0) w
+                     where f.watchlist_id = :id and f.at >= :from and (f.at, f.change_id) > (:at, :afterId)
+                       and w.added_at <= f.at
+                     order by f.at, f.change_id
+                     limit :n)
             select c.id, rtrim(c.ruc) as ruc, c.kind, c.changes::text as changes, c.padrones::text as padrones,
                    c.load_run_id, c.at
-              from watchlist_changes f
-              join ruc_changes c on c.id = f.change_id
-              join watchlist_rucs w on w.watchlist_id = f.watchlist_id and w.ruc = c.ruc and w.added_at <= f.at
-             where f.watchlist_id = :id and f.at >= :from and (f.at, f.change_id) > (:at, :afterId)
-             order by f.at, f.change_id
-             limit :n""")
+              from page p
+             cross join lateral (select * from ruc_changes c where c.id = p.change_id offset 0) c
+             order by p.at, p.change_id""")
     @RegisterConstructorMapper(ChangeRow.class)
     List<ChangeRow> changes(long id, Instant from, Instant at, long afterId, int n);
 }

@@ -145,7 +145,8 @@ class DataCompletenessTest {
                     "watchlist_id", "implied: the list",
                     "at", "not shown: the time of a change of SUNAT's public log (ruc_changes), of a RUC on the list",
                     "change_id", "not shown: which change of SUNAT's public log (ruc_changes) concerns a RUC on the"
-                            + " list; the list's RUCs are under watchlists[].rucs[]")),
+                            + " list; the list's RUCs are under watchlists[].rucs[]",
+                    "ruc", "not shown: the RUC of that change, on the list, which watchlists[].rucs[] shows")),
             entry("webhook_subscriptions", Map.of(
                     "endpoint_id", "implied: the endpoint",
                     "event_type", "webhooks[].events",

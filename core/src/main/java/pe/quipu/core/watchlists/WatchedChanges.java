@@ -41,8 +41,8 @@ public final class WatchedChanges {
     interface EventRows {
         // A RUC put on a list after the change was recorded (added_at later than at) never sees it.
         @SqlUpdate("""
-                insert into watchlist_changes (watchlist_id, at, change_id)
-                select r.watchlist_id, c.at, c.id
+                insert into watchlist_changes (watchlist_id, at, change_id, ruc)
+                select r.watchlist_id, c.at, c.id, c.ruc
                   from ruc_changes c
                   join watchlist_rucs r on r.ruc = c.ruc and c.at >= r.added_at
                  where c.at = :at and c.load_run_id = :runId""")
