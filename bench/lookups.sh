@@ -10,8 +10,8 @@
 #   the steady measurements, default 60); THREADS and CONNECTIONS (wrk -t/-c, default 2 and 64); KEEP=1 keeps the
 #   work folder (wrk outputs, logs, Lua scripts, the answers); JFR=1 records the measured API with JDK Flight
 #   Recorder (settings=profile) into WORK/steady.jfr and keeps the folder; FIRST_ONLY=N measures only the first 10 s
-#   after a start, N times (start, 10 s of ruc.lua, /readyz waited for, stop), for work on the warm-up (with JFR=1,
-#   one recording per start, WORK/first-K.jfr). QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as
+#   after a start, N times (start, 10 s of ruc.lua, /readyz waited for, 10 s more, stop; after A's launch times), for
+#   work on the warm-up (with JFR=1, one recording per start, WORK/first-K.jfr). QUIPU_JAVA_OPTS, when set, reaches the API's JVM through ./quipu as
 #   it would a user's.
 #
 # The API under test is started with `./quipu server config.yml` (but for the java -jar start timed in A), so that it
@@ -390,24 +390,6 @@ stop_api
 
 # --- A. Starts, and the warm-up after a start
 echo
-if [ "$FIRST_ONLY" -gt 0 ]; then
-  OPTS="${QUIPU_JAVA_OPTS:-}"
-  for k in $(seq 1 "$FIRST_ONLY"); do
-    if [ "$JFR" = 1 ]; then
-      # One file name for every start: other JVM options would mean another AOT cache, trained at each start.
-      export QUIPU_JAVA_OPTS="${OPTS:+$OPTS }-XX:StartFlightRecording=filename=$WORK/first.jfr,settings=profile"
-    fi
-    launched=$(now)
-    start_api "api-first-$k.log"
-    load quipu "ruc-first-$k" $API_PORT 10 "$WORK/ruc.lua" "/v1/ruc/$RUC"
-    await_ready "$launched"
-    echo "A$k. launch to the first 200 in $STARTUP_S s; first 10 s: $R_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms" \
-      "(load average $(cut -d' ' -f1 /proc/loadavg)); /readyz 200 at $READY_S s"
-    stop_api
-    [ "$JFR" = 1 ] && mv "$WORK/first.jfr" "$WORK/first-$k.jfr"
-  done
-  exit 0
-fi
 # Launch to the first answer of the two other ways of starting: the first ./quipu start after a build (the cache moved
 # aside, as a build leaves none; ./quipu then starts without it and trains one in the background, which is waited for
 # before going on), and java -jar with the JVM's defaults. Each start is stopped at its first answer.
@@ -436,6 +418,28 @@ start_api api-jar.log "" jar
 JAR_S=$STARTUP_S
 stop_api
 echo "A. java -jar api/target/quipu-api.jar server config.yml (the JVM's defaults): launch to the first 200 in $JAR_S s"
+if [ "$FIRST_ONLY" -gt 0 ]; then
+  OPTS="${QUIPU_JAVA_OPTS:-}"
+  for k in $(seq 1 "$FIRST_ONLY"); do
+    if [ "$JFR" = 1 ]; then
+      # One file name for every start: other JVM options would mean another AOT cache, trained at each start.
+      export QUIPU_JAVA_OPTS="${OPTS:+$OPTS }-XX:StartFlightRecording=filename=$WORK/first.jfr,settings=profile"
+    fi
+    launched=$(now)
+    start_api "api-first-$k.log"
+    load quipu "ruc-first-$k" $API_PORT 10 "$WORK/ruc.lua" "/v1/ruc/$RUC"
+    FIRST_RPS=$R_RPS
+    echo "A$k. launch to the first 200 in $STARTUP_S s; first 10 s: $R_RPS req/s, p50 $R_P50 ms, p99 $R_P99 ms" \
+      "(load average $(cut -d' ' -f1 /proc/loadavg))"
+    await_ready "$launched"
+    load quipu "ruc-ready-$k" $API_PORT 10 "$WORK/ruc.lua" "/v1/ruc/$RUC"
+    echo "    /readyz 200 at $READY_S s; the 10 s then: $R_RPS req/s, p99 $R_P99 ms; first 10 s / those:" \
+      "$(quotient "$FIRST_RPS" "$R_RPS")"
+    stop_api
+    [ "$JFR" = 1 ] && mv "$WORK/first.jfr" "$WORK/first-$k.jfr"
+  done
+  exit 0
+fi
 if [ "$JFR" = 1 ]; then
   export QUIPU_JAVA_OPTS="${QUIPU_JAVA_OPTS:+$QUIPU_JAVA_OPTS }-XX:StartFlightRecording=filename=$WORK/steady.jfr,settings=profile"
 fi
