@@ -102,7 +102,9 @@ class ProbesTest {
         }
         starting.join();
         try {
-            assertThat(seen).containsExactly("503 warming up", "200 ready");
+            // (A probe between the connector's start and Jetty's "started" would see "starting".)
+            assertThat(seen).endsWith("503 warming up", "200 ready")
+                    .isSubsetOf("503 starting", "503 warming up", "200 ready");
             // The warm-up (5 s) ran while clients were served.
             assertThat(readyAt - firstAnswer).as("ns from the first answer to ready").isGreaterThan(3_000_000_000L);
             assertThat(firstAnswer - launched).as("ns from the launch to the first answer")
