@@ -86,6 +86,8 @@ export QUIPU_EMBEDDED_DB_SETTINGS="track_commit_timestamp=on"
 export QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true
 # The API's captures of exchange rates fail at once: nothing listens there, and nothing leaves the machine.
 export BCRP_BASE_URL=http://127.0.0.1:9 SUNAT_FX_BASE_URL=http://127.0.0.1:9
+# The API starts with its AOT cache, trained first if this build has none (not in the background during the run).
+export QUIPU_AOT=${QUIPU_AOT:-wait}
 unset DATABASE_URL DATABASE_USER DATABASE_PASSWORD QUIPU_WEBHOOKS_WORKER QUIPU_ENV
 API_PID=""
 NGINX_PID=""

@@ -53,6 +53,12 @@ chmod 755 "$WORK"
 mkdir -p "$WORK/nginx/logs"
 PIDS_A="" PIDS_B="" WORKER_PID="" NGINX_PID="" RECEIVER_PID=""
 PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+# Each instance starts with the AOT cache, trained before the first if this build has none (not in the background
+# of the cluster).
+export QUIPU_AOT=${QUIPU_AOT:-wait}
+# nginx (open source) checks no /readyz: it sends a share of the traffic to any instance whose port accepts, so a
+# restarted instance keeps its port closed until warm, and nginx retries a refused connection on the other one.
+export QUIPU_WARM_UP_HOLDS_PORT=${QUIPU_WARM_UP_HOLDS_PORT:-true}
 export DATABASE_URL="jdbc:postgresql://127.0.0.1:$PG_PORT/quipu?sslmode=disable" DATABASE_USER=quipu \
   DATABASE_PASSWORD="$PASSWORD" QUIPU_DATA_DIR="$WORK/data" QUIPU_WEBHOOKS_WORKER=false \
   QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true BCRP_BASE_URL="http://127.0.0.1:9" QUIPU_SHUTDOWN_DRAIN_DELAY=3s \

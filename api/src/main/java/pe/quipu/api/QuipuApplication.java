@@ -21,6 +21,7 @@ import pe.quipu.api.keys.RevokeKeyCommand;
 import pe.quipu.api.metering.Metering;
 import pe.quipu.api.openapi.OpenApi;
 import pe.quipu.api.operations.Operations;
+import pe.quipu.api.operations.Readiness;
 import pe.quipu.api.operations.TaskCommand;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.Plans;
@@ -117,7 +118,7 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             DevelopmentMode.announce(environment, configuration.developmentRelaxations());
         }
         HttpEdge.install(environment, configuration.getServerFactory(), configuration.isJsonLogs());
-        Operations.serve(platform, environment, configuration.getServerFactory(), configuration.getAdminTasks(),
+        Readiness readiness = Operations.serve(platform, environment, configuration.getServerFactory(), configuration.getAdminTasks(),
                 configuration.getShutdown(), configuration.isProduction(), ownsProcess,
                 configuration.isInstrumentRequests());
 
@@ -142,9 +143,10 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
         Docs.serve(environment);
         Dashboard.serve(environment);
 
-        // Before the connectors open, the lookups run through the application connector until the JIT has settled.
-        WarmUp.install(environment, configuration.getWarmUp().toJavaDuration(), keys.authenticator(),
-                () -> rucs.sample(2000));
+        // The lookups run through the application connector until the JIT has settled: beside the clients, /readyz
+        // 503 meanwhile, or before the port opens.
+        WarmUp.install(environment, configuration.getWarmUp().toJavaDuration(), configuration.isWarmUpHoldsPort(),
+                keys.authenticator(), () -> rucs.sample(2000), readiness.warmingUp());
     }
 
     /** How new webhook URLs' hosts are resolved; tests resolve names of their own. */

@@ -113,11 +113,15 @@ public class QuipuConfiguration extends Configuration
     @JsonProperty
     private ChangesSettings changes = new ChangesSettings();
 
-    /** How long the lookups run in memory at start-up, before the connectors open ({@code training.WarmUp}); 0s: none. */
+    /** How long the lookups run at most at start-up, until the JIT has settled ({@code training.WarmUp}); 0s: none. */
     @NotNull
     @MaxDuration(value = 2, unit = TimeUnit.MINUTES)
     @JsonProperty
     private Duration warmUp = Duration.seconds(0);
+
+    /** Whether the application port stays closed until the warm-up has ended, instead of serving beside it. */
+    @JsonProperty
+    private boolean warmUpHoldsPort;
 
     @Valid
     @NotNull
@@ -289,6 +293,10 @@ public class QuipuConfiguration extends Configuration
 
     public Duration getWarmUp() {
         return warmUp;
+    }
+
+    public boolean isWarmUpHoldsPort() {
+        return warmUpHoldsPort;
     }
 
     public SubscriptionsSettings getSubscriptions() {

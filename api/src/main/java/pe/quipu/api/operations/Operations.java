@@ -36,6 +36,7 @@ public final class Operations {
         }
         AdminTaskGuard.install(environment.admin(), environment.getObjectMapper(), AdminToken.load(admin, production));
         environment.jersey().register(new ProbesResource(readiness));
+        HeapAdvice.install(environment);
         Prometheus.serve(environment, platform.prometheus(), environment.metrics(), instrumentRequests);
 
         if (server instanceof AbstractServerFactory factory) {

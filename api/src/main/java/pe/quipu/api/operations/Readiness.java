@@ -5,10 +5,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * Whether this instance should get traffic (contract §13): not before the server has started (the schema migrated,
- * the warm-up done: both happen before Jetty reports itself started), nor while the database does not answer, nor
- * from the moment a shutdown begins. Data freshness plays no part: a stale registry must not take every instance
- * out of a load balancer at once.
+ * Whether this instance should get traffic (contract §13): not before the server has started (the schema migrated),
+ * nor while the start-up warm-up runs (the port serves clients meanwhile, slower: a load balancer waits, a single
+ * instance's clients do not), nor while the database does not answer, nor from the moment a shutdown begins. Data
+ * freshness plays no part: a stale registry must not take every instance out of a load balancer at once.
  */
 public final class Readiness {
 
@@ -25,6 +25,8 @@ public final class Readiness {
     private final BooleanSupplier databaseAnswers;
     private final LongSupplier nanoTime;
     private volatile Stage stage = Stage.STARTING;
+    /** False from {@link #warmingUp} until the warm-up says it has ended. */
+    private volatile boolean warm = true;
     private long checkedAt;
     private boolean databaseUp;
     private boolean checked;
@@ -42,7 +44,16 @@ public final class Readiness {
         return stage;
     }
 
-    /** The server has started: migrations applied, warm-up done, connectors open. */
+    /**
+     * A warm-up will run: not ready until the returned callback is run (by the warm-up, once it has ended, whether
+     * the JIT had settled, its time was up or it failed).
+     */
+    public Runnable warmingUp() {
+        warm = false;
+        return () -> warm = true;
+    }
+
+    /** The server has started: migrations applied, connectors open. */
     public void serving() {
         if (stage == Stage.STARTING) {
             stage = Stage.SERVING;
@@ -58,7 +69,8 @@ public final class Readiness {
         return switch (stage) {
             case STARTING -> new Verdict(false, "starting");
             case DRAINING -> new Verdict(false, "shutting down");
-            case SERVING -> database() ? new Verdict(true, "ready") : new Verdict(false, "the database does not answer");
+            case SERVING -> !warm ? new Verdict(false, "warming up")
+                    : database() ? new Verdict(true, "ready") : new Verdict(false, "the database does not answer");
         };
     }
 

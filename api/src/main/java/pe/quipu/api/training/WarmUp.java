@@ -2,6 +2,7 @@ package pe.quipu.api.training;
 
 import ch.qos.logback.access.common.spi.IAccessEvent;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.AppenderAttachable;
@@ -42,7 +43,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -50,21 +53,25 @@ import java.util.function.Supplier;
 /**
  * Sends the lookups through the whole server (the application connector, Jetty's socket path and HTTP parser,
  * Dropwizard's handlers and request log, the servlets, Jersey, the credential, scope and metering filters, the
- * resources, the answer caches, Jackson) while the server starts, before it accepts clients, until the JIT
- * compilers have settled, so that the JIT has compiled that path, as clients use it, when the first one arrives:
- * a restarted instance behind a load balancer serves at speed from its first request instead of after a minute of
- * load.
+ * resources, the answer caches, Jackson) as the server starts, until the JIT compilers have settled, so that the JIT
+ * has compiled that path as clients use it.
  *
- * <p>It is a bean of the Jetty server added after its handlers: Jetty starts beans in order and the connectors
- * last. The warm-up starts the application connector itself, accepting nothing from its port (a client that
- * connects meanwhile waits), opens a free port of the loopback interface, and hands each connection made to that
- * port to the connector as its acceptor would: a keep-alive connection over which it sends requests as a real
- * client does. Then the connector accepts from its port, and Jetty starts the other connectors. The request log
- * takes the requests as it takes any (the same code compiles) but writes none of them: its appenders deny them. The
- * requests carry a key that exists only in this process's memory while the warm-up runs
- * ({@code ApiKeyPrincipal.WARM_UP_ACCOUNT}), metered on a meter of its own that nothing syncs; it is forgotten
- * before the connectors open. Jetty's and Jersey's request metrics do count them. An application connector that
- * speaks TLS, or that is not a TCP connector, is not warmed up.
+ * <p>By default the warm-up runs beside the clients: the port is bound and served as soon as the server has started,
+ * the warm-up's requests go alongside theirs, and the instance reports itself not ready ({@code ended} runs once the
+ * warm-up is over) so that a load balancer that polls readiness sends it nothing before; a single instance's clients
+ * are answered at once, slower. While real requests are many ({@link #BUSY_REQUESTS} per {@link #SAMPLE}), the
+ * warm-up pauses: they make the JIT compile the same path, and its own requests would only take a processor from
+ * them. With {@code holdsPort}, the warm-up runs first and the port stays unbound until it has ended.
+ *
+ * <p>It is a bean of the Jetty server added after its handlers: Jetty starts beans in order and the connectors last,
+ * so that a warm-up that holds the port starts the application connector itself on a loopback placeholder channel
+ * nobody knows of (see {@link #holdPort}). Either way the warm-up opens a free port of the loopback interface and
+ * hands each connection made to that port to the connector as its acceptor would: a keep-alive connection over which
+ * it sends requests as a real client does. The request log takes the requests as it takes any (the same code
+ * compiles) but writes none of them: its appenders deny the events of that loopback port. The requests carry a key
+ * that exists only in this process's memory while the warm-up runs ({@code ApiKeyPrincipal.WARM_UP_ACCOUNT}),
+ * metered on a meter of its own that nothing syncs. Jetty's and Jersey's request metrics do count them. An
+ * application connector that speaks TLS, or that is not a TCP connector, is not warmed up.
  */
 public final class WarmUp extends AbstractLifeCycle {
 
@@ -80,50 +87,80 @@ public final class WarmUp extends AbstractLifeCycle {
     static final Duration SAMPLE = Duration.ofMillis(250);
     static final Duration SETTLED_WINDOW = Duration.ofSeconds(3);
     private static final double SETTLED_SHARE = 0.05;
+    /**
+     * Requests of clients in one {@link #SAMPLE} from which the warm-up pauses (200 a second): enough traffic for the
+     * JIT to compile the lookups by itself within seconds, and enough that the warm-up's connection would slow it.
+     */
+    static final int BUSY_REQUESTS = 50;
+    /** The timer of the application's servlet context: every request it served, the warm-up's included. */
+    static final String SERVED_REQUESTS = "io.dropwizard.jetty.MutableServletContextHandler.requests";
 
     /** A key that exists in this process's memory only, until {@link #forget} runs. */
     public record Key(String secret, Runnable forget) {
     }
 
     private final Duration duration;
+    private final boolean holdsPort;
     private final Supplier<Key> admitKey;
     private final Supplier<List<String>> rucs;
+    /** Requests the application has served so far, the warm-up's included; negative when unknown. */
+    private final LongSupplier served;
+    private final Runnable ended;
+    private final AtomicBoolean endedOnce = new AtomicBoolean();
     private final AtomicInteger sent = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
-    /** Whether the request log's appenders deny what they are given: while the warm-up runs. */
-    private volatile boolean silent;
+    private final AtomicLong pausedNanos = new AtomicLong();
+    /** The loopback port of the warm-up's connections, whose events the request log's appenders deny; 0: none. */
+    private volatile int silencedPort;
+    /** Events of that port logged after this time (System.currentTimeMillis) are another's that reused it. */
+    private volatile long silencedUntil = Long.MAX_VALUE;
+    private volatile boolean stopping;
     private volatile Server server;
     private volatile long millis;
     /** Whether the application connector was given its placeholder channel before Jetty opened it. */
     private volatile boolean held;
 
     /**
-     * @param duration the longest the requests may go on (they stop once the JIT has settled); zero skips the warm-up
-     * @param admitKey makes a new key with every read scope, in memory only
-     * @param rucs     some RUCs of the registry (none when it is empty: the not-found path is used)
+     * @param duration  the longest the requests may go on (they stop once the JIT has settled); zero skips the warm-up
+     * @param holdsPort whether the application port stays unbound until the warm-up has ended
+     * @param admitKey  makes a new key with every read scope, in memory only
+     * @param rucs      some RUCs of the registry (none when it is empty: the not-found path is used)
+     * @param served    requests the application has served so far, the warm-up's included (negative when unknown:
+     *                  the warm-up then never pauses)
+     * @param ended     run once when the warm-up is over (at once when there is none), whatever ended it
      */
-    public WarmUp(Duration duration, Supplier<Key> admitKey, Supplier<List<String>> rucs) {
+    public WarmUp(Duration duration, boolean holdsPort, Supplier<Key> admitKey, Supplier<List<String>> rucs,
+                  LongSupplier served, Runnable ended) {
         this.duration = duration;
+        this.holdsPort = holdsPort;
         this.admitKey = admitKey;
         this.rucs = rucs;
+        this.served = served;
+        this.ended = ended;
+        if (duration.isZero()) {
+            end();
+        }
     }
 
     /**
-     * Warms the server of {@code environment} up as it starts, with a key of every read scope admitted to
-     * {@code apiKeys} in memory only, over {@code rucs}; its counts are gauges ({@code …WarmUp.requests},
-     * {@code .failures}, {@code .millis}).
+     * Warms the server of {@code environment} up as it starts, beside its clients or, with {@code holdsPort}, before
+     * its port opens, with a key of every read scope admitted to {@code apiKeys} in memory only, over {@code rucs};
+     * runs {@code ended} once it is over. Its counts are gauges ({@code …WarmUp.requests}, {@code .failures},
+     * {@code .millis}, {@code .pausedMillis}).
      */
-    public static void install(Environment environment, Duration duration, ApiKeyAuthenticator apiKeys,
-                               Supplier<List<String>> rucs) {
-        WarmUp warmUp = new WarmUp(duration, () -> {
+    public static void install(Environment environment, Duration duration, boolean holdsPort,
+                               ApiKeyAuthenticator apiKeys, Supplier<List<String>> rucs, Runnable ended) {
+        MetricRegistry metrics = environment.metrics();
+        WarmUp warmUp = new WarmUp(duration, holdsPort, () -> {
             String secret = ApiKeySecret.generate().reveal();
             return new Key(secret, apiKeys.admitInMemory(secret, new ApiKeyPrincipal(UUID.randomUUID(),
                     ApiKeyPrincipal.WARM_UP_ACCOUNT, "qk_live_warm", Set.of(Scope.RUC_READ, Scope.UBIGEOS_READ),
                     null)));
-        }, rucs);
-        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "requests"), warmUp::requests);
-        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "failures"), warmUp::failures);
-        environment.metrics().registerGauge(MetricRegistry.name(WarmUp.class, "millis"), warmUp::millis);
+        }, rucs, servedRequests(metrics), ended);
+        metrics.registerGauge(MetricRegistry.name(WarmUp.class, "requests"), warmUp::requests);
+        metrics.registerGauge(MetricRegistry.name(WarmUp.class, "failures"), warmUp::failures);
+        metrics.registerGauge(MetricRegistry.name(WarmUp.class, "millis"), warmUp::millis);
+        metrics.registerGauge(MetricRegistry.name(WarmUp.class, "pausedMillis"), warmUp::pausedMillis);
         // A bean added after the handlers: Jetty starts the connectors last.
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
             @Override
@@ -132,16 +169,43 @@ public final class WarmUp extends AbstractLifeCycle {
                     jetty.addBean(warmUp.of(jetty));
                 }
             }
+
+            @Override
+            public void lifeCycleStopping(LifeCycle lifeCycle) {
+                if (lifeCycle instanceof Server) {
+                    warmUp.stopping = true;
+                }
+            }
         });
+        if (!holdsPort) {
+            environment.lifecycle().addServerLifecycleListener(jetty -> warmUp.beside());
+        }
+    }
+
+    /** The application's request timer's count, looked up once it exists (the server factory registers it). */
+    private static LongSupplier servedRequests(MetricRegistry metrics) {
+        AtomicReference<Timer> timer = new AtomicReference<>();
+        return () -> {
+            Timer found = timer.get();
+            if (found == null) {
+                found = metrics.getTimers().get(SERVED_REQUESTS);
+                if (found == null) {
+                    return -1;
+                }
+                timer.set(found);
+            }
+            return found.getCount();
+        };
     }
 
     /** The server to warm up, whose bean this becomes. */
     public WarmUp of(Server server) {
         this.server = server;
         if (!duration.isZero()) {
+            silence(server.getRequestLog());
             Optional<ServerConnector> connector = applicationConnector(server);
             try {
-                if (connector.isPresent()) {
+                if (holdsPort && connector.isPresent()) {
                     holdPort(connector.get());
                     held = true;
                 }
@@ -175,54 +239,102 @@ public final class WarmUp extends AbstractLifeCycle {
 
     @Override
     protected void doStart() throws Exception {
-        Server target = server;
-        if (duration.isZero() || target == null) {
+        stopping = false;
+        if (holdsPort) {
+            run(true);
+        }
+    }
+
+    @Override
+    protected void doStop() {
+        // The server stops: the warm-up's requests end (a connection refused or closed is no failure then).
+        stopping = true;
+    }
+
+    /** Once the server has started and its port serves clients: the warm-up beside them, on a thread of its own. */
+    void beside() {
+        if (duration.isZero() || endedOnce.get()) {
             return;
         }
-        Optional<ServerConnector> found = applicationConnector(target);
+        Thread.ofPlatform().name("quipu-warm-up").daemon().start(() -> {
+            try {
+                run(false);
+            } catch (Exception | LinkageError e) {
+                LOG.warn("The warm-up failed; the instance serves without it", e);
+            } finally {
+                end();
+            }
+        });
+    }
+
+    private void end() {
+        if (endedOnce.compareAndSet(false, true)) {
+            ended.run();
+        }
+    }
+
+    /** The warm-up; {@code holding}: before the connectors start, with the application port unbound meanwhile. */
+    private void run(boolean holding) throws Exception {
+        Server target = server;
+        Optional<ServerConnector> found = duration.isZero() || target == null ? Optional.empty()
+                : applicationConnector(target);
         if (found.isEmpty()) {
-            LOG.info("No warm-up: the application connector is not plain HTTP over TCP with an acceptor thread");
+            if (!duration.isZero()) {
+                LOG.info("No warm-up: the application connector is not plain HTTP over TCP with an acceptor thread");
+            }
+            end();
             return;
         }
         ServerConnector connector = found.get();
         long started = System.nanoTime();
-        silence(target.getRequestLog());
-        Key key = admitKey.get();
-        silent = true;
-        // Started, but accepting nothing: the warm-up's connections are handed to it one by one. Its own port is not
-        // even bound meanwhile (its accept channel is a loopback one nobody knows of, given it in of(Server)): a load
-        // balancer's connection is refused, and goes to another instance, instead of waiting in the backlog.
-        connector.setAccepting(false);
-        if (!held) {
-            holdPort(connector);
-        }
+        Key key = null;
         boolean jitSettled = false;
         try (ServerSocketChannel loopback = ServerSocketChannel.open()) {
-            connector.start();
             loopback.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            Thread acceptor = Thread.ofPlatform().name("quipu-warm-up-acceptor").start(() -> handOver(loopback,
-                    connector));
+            int port = ((InetSocketAddress) loopback.getLocalAddress()).getPort();
+            silencedUntil = Long.MAX_VALUE;
+            silencedPort = port;
+            key = admitKey.get();
+            if (holding) {
+                // Started, but accepting nothing: the warm-up's connections are handed to it one by one. Its own port
+                // is not even bound meanwhile (its accept channel is a loopback one nobody knows of, given it in
+                // of(Server)): a load balancer's connection is refused, and goes to another instance, instead of
+                // waiting in the backlog.
+                connector.setAccepting(false);
+                if (!held) {
+                    holdPort(connector);
+                }
+                connector.start();
+            }
+            Thread acceptor = Thread.ofPlatform().name("quipu-warm-up-acceptor").daemon().start(() ->
+                    handOver(loopback, connector));
             JitSettled settled = JitSettled.within(duration.minusNanos(System.nanoTime() - started));
-            send(((InetSocketAddress) loopback.getLocalAddress()).getPort(), requests(rucs.get(), key.secret()),
-                    settled);
+            Busy busy = new Busy(System::nanoTime, served, sent::get);
+            send(port, requests(rucs.get(), key.secret()), settled, busy);
             jitSettled = settled.settled();
             loopback.close();
             acceptor.join();
-            // The request log takes an answer once it is sent: the last ones, before it writes lines again.
+            // The request log takes an answer once it is sent: the last ones, before the filter lets that port by.
             Thread.sleep(100);
         } finally {
-            key.forget().run();
-            silent = false;
-            // Bound to its port only now: restarted on a channel of the configured address (the warm-up's
-            // connections are closed; what the JIT compiled stays).
-            connector.stop();
-            connector.open(publicChannel(connector));
-            connector.setAccepting(true);
-            connector.start();
+            silencedUntil = System.currentTimeMillis();
+            if (key != null) {
+                key.forget().run();
+            }
+            if (holding) {
+                // Bound to its port only now: restarted on a channel of the configured address (the warm-up's
+                // connections are closed; what the JIT compiled stays).
+                connector.stop();
+                connector.open(publicChannel(connector));
+                connector.setAccepting(true);
+                connector.start();
+            }
+            millis = (System.nanoTime() - started) / 1_000_000;
+            end();
         }
-        millis = (System.nanoTime() - started) / 1_000_000;
-        LOG.info("Warmed up the lookups with {} requests in {} ms ({} failed; {})", sent.get(), millis, failed.get(),
-                jitSettled ? "the JIT compilers had settled" : "the longest warm-up configured");
+        LOG.info("Warmed up the lookups with {} requests in {} ms ({} failed; paused {} ms for clients; {})",
+                sent.get(), millis, failed.get(), pausedMillis(), stopping ? "the server stopped"
+                        : jitSettled ? "the JIT compilers had settled" : "the longest warm-up configured");
     }
 
     /** The configured address's accept channel, with the connector's socket options. */
@@ -253,8 +365,8 @@ public final class WarmUp extends AbstractLifeCycle {
                 channel.socket().setTcpNoDelay(connector.getAcceptedTcpNoDelay());
                 connector.getSelectorManager().accept(channel);
             }
-        } catch (IOException closed) {
-            // the warm-up is over
+        } catch (IOException | RuntimeException closed) {
+            // the warm-up is over, or the server stops
         }
     }
 
@@ -327,19 +439,72 @@ public final class WarmUp extends AbstractLifeCycle {
         }
     }
 
-    /** Sends requests over {@link #CONNECTIONS} keep-alive connections to this port until the JIT has settled. */
-    private void send(int port, List<byte[]> requests, JitSettled settled) throws InterruptedException {
+    /**
+     * Whether the clients' requests are many: at least {@link #BUSY_REQUESTS} in the last {@link #SAMPLE} (the
+     * application's requests less the warm-up's own), sampled at most once per {@link #SAMPLE}.
+     */
+    static final class Busy {
+
+        private final LongSupplier nanoTime;
+        private final LongSupplier served;
+        private final LongSupplier own;
+        private long nextSample;
+        private long lastServed = -1;
+        private long lastOwn;
+        private boolean busy;
+
+        Busy(LongSupplier nanoTime, LongSupplier served, LongSupplier own) {
+            this.nanoTime = nanoTime;
+            this.served = served;
+            this.own = own;
+            this.nextSample = nanoTime.getAsLong();
+        }
+
+        /** Called by the warm-up's client between requests (one thread); cheap but for one sample each SAMPLE. */
+        boolean busy() {
+            long now = nanoTime.getAsLong();
+            if (now - nextSample < 0) {
+                return busy;
+            }
+            nextSample = now + SAMPLE.toNanos();
+            long total = served.getAsLong();
+            long mine = own.getAsLong();
+            if (total < 0) {
+                return busy = false;
+            }
+            busy = lastServed >= 0 && (total - lastServed) - (mine - lastOwn) >= BUSY_REQUESTS;
+            lastServed = total;
+            lastOwn = mine;
+            return busy;
+        }
+    }
+
+    /**
+     * Sends requests over {@link #CONNECTIONS} keep-alive connections to this port until the JIT has settled or the
+     * server stops, pausing (its connection closed) while the clients' requests are many.
+     */
+    private void send(int port, List<byte[]> requests, JitSettled settled, Busy busy) throws InterruptedException {
         AtomicLong next = new AtomicLong();
         List<Thread> clients = new ArrayList<>();
         for (int c = 0; c < CONNECTIONS; c++) {
-            clients.add(Thread.ofPlatform().name("quipu-warm-up-client-" + c).start(() -> {
-                while (!settled.over()) {
+            clients.add(Thread.ofPlatform().name("quipu-warm-up-client-" + c).daemon().start(() -> {
+                while (!settled.over() && !stopping) {
+                    if (busy.busy()) {
+                        long pause = System.nanoTime();
+                        try {
+                            Thread.sleep(SAMPLE.toMillis() / 5);
+                        } catch (InterruptedException stop) {
+                            return;
+                        }
+                        pausedNanos.addAndGet(System.nanoTime() - pause);
+                        continue;
+                    }
                     try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
                         socket.setSoTimeout(5_000);
                         socket.setTcpNoDelay(true);
                         OutputStream out = socket.getOutputStream();
                         InputStream in = new BufferedInputStream(socket.getInputStream());
-                        while (!settled.over()) {
+                        while (!settled.over() && !stopping && !busy.busy()) {
                             out.write(requests.get((int) (next.getAndIncrement() % requests.size())));
                             out.flush();
                             int status = readResponse(in);
@@ -349,6 +514,9 @@ public final class WarmUp extends AbstractLifeCycle {
                             }
                         }
                     } catch (IOException | RuntimeException e) {
+                        if (stopping) {
+                            return;
+                        }
                         failed.incrementAndGet();
                         try {
                             Thread.sleep(50);
@@ -379,6 +547,11 @@ public final class WarmUp extends AbstractLifeCycle {
         return millis;
     }
 
+    /** How long it paused for the clients' requests, in milliseconds. */
+    public long pausedMillis() {
+        return pausedNanos.get() / 1_000_000;
+    }
+
     /**
      * Dropwizard's "application" connector (else the first), when it is plain HTTP over TCP with acceptor threads
      * (which {@link ServerConnector#setAccepting} holds back).
@@ -406,8 +579,9 @@ public final class WarmUp extends AbstractLifeCycle {
 
     /**
      * Gives every appender of this request log (those at the end of a chain, behind an asynchronous one) a filter
-     * that denies what it is given while the warm-up runs: the request threads do their share of the logging as
-     * for any request, and no line is written.
+     * that denies the events of the warm-up's connections (by the local port they were accepted on, which an
+     * asynchronous appender's deferred event keeps): the request threads do their share of the logging as for any
+     * request, and no line is written for them, while the clients' lines are.
      */
     private void silence(RequestLog requestLog) {
         if (requestLog instanceof AppenderAttachable<?> attachable) {
@@ -428,7 +602,9 @@ public final class WarmUp extends AbstractLifeCycle {
                 Filter<IAccessEvent> filter = new Filter<>() {
                     @Override
                     public FilterReply decide(IAccessEvent event) {
-                        return silent ? FilterReply.DENY : FilterReply.NEUTRAL;
+                        int port = silencedPort;
+                        return port != 0 && event.getLocalPort() == port && event.getTimeStamp() <= silencedUntil
+                                ? FilterReply.DENY : FilterReply.NEUTRAL;
                     }
                 };
                 filter.setName("quipu-warm-up");
