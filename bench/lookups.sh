@@ -62,7 +62,8 @@
 #      and premises: ruc-include.lua (10 s of warm-up), then ROUNDS rounds alternating ruc.lua and ruc-include.lua on
 #      Quipu (target: at least 80 % of the lookups' throughput: including them costs at most 20 %). Then the sources
 #      and ranges of exchange rates, on Quipu: GET /v1/tipo-cambio?fuente=sunat (10 s of warm-up), then 2 x ROUNDS
-#      rounds of GET /v1/tipo-cambio (BCRP's, the default) and ?fuente=sunat in turns, each pair in the other order
+#      rounds of GET /v1/tipo-cambio?fuente=bcrp (BCRP's, the default's answer, asked with a query string as SUNAT's
+#      is, so that only the source differs) and ?fuente=sunat in turns, each pair in the other order
 #      than the one before (bcrp sunat, sunat bcrp, ...), so that a machine slowing down or speeding up during the run
 #      favours neither (target: SUNAT's at least 90 % of BCRP's); then the 31-day range: 10 s of warm-up (its
 #      throughput shown), then ROUNDS rounds with one connection (wrk -t1 -c1, as the batch: the time one answer
@@ -120,6 +121,7 @@ EMAIL=bench-lookups@quipu.test
 UBIGEO_PATH="/v1/ubigeos?q=lima"
 FX_PATH="/v1/tipo-cambio"
 FX_SUNAT_PATH="/v1/tipo-cambio?fuente=sunat"
+FX_BCRP_PATH="/v1/tipo-cambio?fuente=bcrp"
 RANGE_DAYS=31
 
 for tool in wrk nginx psql curl awk unzip; do
@@ -632,14 +634,15 @@ PLAIN_RPS=$(mean "${plain[@]}") INCLUDE_RPS=$(mean "${included[@]}")
 echo "   ruc ?include=padrones,anexos, $ROUNDS rounds of $ROUND_S s each in turns with the same lookups without it:" \
   "$(IFS=/; echo "${included[*]}") req/s, mean $INCLUDE_RPS, p99 $INCLUDE_P99 ms; without: $(IFS=/; echo "${plain[*]}")" \
   "req/s, mean $PLAIN_RPS"
-# SUNAT's rate in turns with BCRP's (the default, whose answers are the ones before the sources), each pair in the
-# other order than the one before; then a 31-day range.
+# SUNAT's rate in turns with BCRP's, each pair in the other order than the one before; then a 31-day range. BCRP's is
+# asked as ?fuente=bcrp, the same answer as the default's, so that the two differ in their source only: the default
+# has no query string to parse, validate and redact in the request log, which is no cost of a source.
 load quipu sunat-warmup $API_PORT 10 "" "$FX_SUNAT_PATH"
 bcrp=() sunat=() SUNAT_P99=0
 for k in $(seq 1 $((2 * ROUNDS))); do
   for which in $([ $((k % 2)) = 1 ] && echo "bcrp sunat" || echo "sunat bcrp"); do
     if [ "$which" = bcrp ]; then
-      load quipu "fx-bcrp-$k" $API_PORT "$ROUND_S" "" "$FX_PATH"
+      load quipu "fx-bcrp-$k" $API_PORT "$ROUND_S" "" "$FX_BCRP_PATH"
       bcrp+=("$R_RPS")
     else
       load quipu "fx-sunat-$k" $API_PORT "$ROUND_S" "" "$FX_SUNAT_PATH"
@@ -648,7 +651,7 @@ for k in $(seq 1 $((2 * ROUNDS))); do
   done
 done
 FX_BCRP_RPS=$(mean "${bcrp[@]}") FX_SUNAT_RPS=$(mean "${sunat[@]}")
-echo "   tipo-cambio?fuente=sunat, $((2 * ROUNDS)) rounds of $ROUND_S s each in turns with tipo-cambio (bcrp):" \
+echo "   tipo-cambio?fuente=sunat, $((2 * ROUNDS)) rounds of $ROUND_S s each in turns with ?fuente=bcrp:" \
   "$(IFS=/; echo "${sunat[*]}") req/s, mean $FX_SUNAT_RPS, p99 $SUNAT_P99 ms; bcrp: $(IFS=/; echo "${bcrp[*]}")" \
   "req/s, mean $FX_BCRP_RPS"
 load quipu range-warmup $API_PORT 10 "" "$RANGE_PATH"
@@ -740,7 +743,7 @@ echo
 echo "F. Summary (wrk -t$THREADS -c$CONNECTIONS, ${SECONDS_RUN} s per measurement, $(nproc) CPUs, load average now" \
   "$(cut -d' ' -f1-3 /proc/loadavg))"
 R=$(quotient "$RUC_RPS" "$BARE_RUC_RPS")
-target "ruc steady / bare" "$RUC_RPS / $BARE_RUC_RPS req/s = $R" "$R" ">=" 0.60 ">= 0.60"
+target "ruc steady / bare" "$RUC_RPS / $BARE_RUC_RPS req/s = $R" "$R" ">=" 0.90 ">= 0.90"
 printf '  %-31s %-36s %-13s %s\n' "ruc steady / nginx (ceiling)" \
   "$RUC_RPS / $NGINX_RUC_RPS req/s = $(quotient "$RUC_RPS" "$NGINX_RUC_RPS")" "" "(shown)"
 target "ruc steady p99" "$RUC_P99 ms" "$RUC_P99" "<=" 20 "<= 20 ms"
@@ -759,7 +762,7 @@ target "once /readyz is 200 / steady" "$READY_RPS / $RUC_RPS req/s = $R (p99 $RE
 target "launch to 1st answer, cache" "./quipu, cache present: $CACHED_S s" "$CACHED_S" "<=" 5 "<= 5 s"
 target "launch to 1st answer, new build" "./quipu, no cache yet: $FIRST_BUILD_S s" "$FIRST_BUILD_S" "<=" 15 "<= 15 s"
 target "launch to 1st answer, java -jar" "java -jar, JVM defaults: $JAR_S s" "$JAR_S" "<=" 15 "<= 15 s"
-target "batch (100 RUCs) p50" "$BATCH_P50 ms" "$BATCH_P50" "<=" 3 "<= 3 ms"
+target "batch (100 RUCs) p50" "$BATCH_P50 ms" "$BATCH_P50" "<=" 2 "<= 2 ms"
 target "batch (100 RUCs) p99" "$BATCH_P99 ms" "$BATCH_P99" "<=" 10 "<= 10 ms"
 R=$(quotient "$UBIGEO_RPS" "$BARE_UBIGEO_RPS")
 target "ubigeo / bare-ubigeo" "$UBIGEO_RPS / $BARE_UBIGEO_RPS req/s = $R" "$R" ">=" 0.60 ">= 0.60"
@@ -768,7 +771,7 @@ target "tipo-cambio / bare-tipo-cambio" "$FX_RPS / $BARE_FX_RPS req/s = $R" "$R"
 R=$(quotient "$FX_SUNAT_RPS" "$FX_BCRP_RPS")
 target "tipo-cambio sunat / bcrp" "$FX_SUNAT_RPS / $FX_BCRP_RPS req/s = $R" "$R" ">=" 0.90 ">= 0.90"
 target "$RANGE_DAYS-day range p99 (-c1)" "$RANGE_P99 ms (p50 $RANGE_P50 ms)" "$RANGE_P99" "<=" 10 "<= 10 ms"
-target "API max RSS" "$RSS_MAX_MB MB" "$RSS_MAX_MB" "<=" 512 "<= 512 MB"
+target "API max RSS under load (./quipu)" "$RSS_MAX_MB MB" "$RSS_MAX_MB" "<=" 384 "<= 384 MB"
 echo "targets: $MET of $TARGETS met"
 echo "answers of Quipu other than 2xx/3xx: $QUIPU_BAD (must be 0); socket errors against Quipu: $QUIPU_ERRORS;" \
   "baselines' answers other than 2xx/3xx: $BASE_BAD (must be 0)"
