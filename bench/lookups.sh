@@ -749,12 +749,12 @@ printf '  %-31s %-36s %-13s %s\n' "ruc steady / nginx (ceiling)" \
 target "ruc steady p99" "$RUC_P99 ms" "$RUC_P99" "<=" 20 "<= 20 ms"
 R=$(quotient "$INCLUDE_RPS" "$PLAIN_RPS")
 target "include=padrones,anexos / ruc" "$INCLUDE_RPS / $PLAIN_RPS req/s = $R" "$R" ">=" 0.80 ">= 0.80"
-R=$(quotient "$FIRST_RPS" "$RUC_RPS")
 R=$(quotient "$UNKNOWN_RPS" "$KNOWN_RPS")
 target "unknown-RUC lookups / known" "$UNKNOWN_RPS / $KNOWN_RPS req/s = $R" "$R" ">=" 0.80 ">= 0.80"
 R=$(quotient "$AFTER_PUB_RPS" "$BEFORE_PUB_RPS")
 target "10 s after a 1 %-change publication / steady" "$AFTER_PUB_RPS / $BEFORE_PUB_RPS req/s = $R" "$R" ">=" 0.90 \
   ">= 0.90"
+R=$(quotient "$FIRST_RPS" "$RUC_RPS")
 target "first 10 s / ruc steady" "$FIRST_RPS / $RUC_RPS req/s = $R" "$R" ">=" 0.50 ">= 0.50"
 target "first 10 s p99" "$FIRST_P99 ms" "$FIRST_P99" "<=" 100 "<= 100 ms"
 R=$(quotient "$READY_RPS" "$RUC_RPS")
