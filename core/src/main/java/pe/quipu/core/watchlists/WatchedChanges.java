@@ -10,7 +10,7 @@ import java.time.Instant;
  * change of a RUC on it, which {@code GET /v1/watchlists/{name}/changes} pages through) and the {@code ruc.changed}
  * events (one outbox row per account and per RUC of the load's change log that the account watches, naming every list
  * of the account that holds it). Written by the load in the transaction that publishes it and records its change log,
- * right after the log's rows, by two statements that join the load's rows to the watchlists inside the database:
+ * right after the log's rows, by one statement that joins the load's rows to the watchlists inside the database:
  * nothing loops over the watched RUCs, whatever their number.
  *
  * <p>Only accounts that can receive the event get one: not deleted, with an active webhook endpoint subscribed to
@@ -33,44 +33,44 @@ public final class WatchedChanges {
      * @return how many events were written
      */
     public static long announce(Handle handle, long runId, Instant at) {
-        EventRows rows = handle.attach(EventRows.class);
-        rows.feed(runId, at);
-        return rows.announce(runId, at);
+        return handle.attach(EventRows.class).announce(runId, at);
     }
 
     interface EventRows {
-        // A RUC put on a list after the change was recorded (added_at later than at) never sees it.
+        // One join of the load's rows with the lists, read twice. The load's rows are found by (at, id), the log's
+        // index in time order: every row of one publication has the publication's time. A list's feed takes a
+        // change from when its RUC joined the list (a RUC put on a list after the change was recorded never sees
+        // it); an event, any RUC on a list when the load publishes. The event's data members are the change
+        // object's, plus the account's list names.
         @SqlUpdate("""
-                insert into watchlist_changes (watchlist_id, at, change_id, ruc)
-                select r.watchlist_id, c.at, c.id, c.ruc
-                  from ruc_changes c
-                  join watchlist_rucs r on r.ruc = c.ruc and c.at >= r.added_at
-                 where c.at = :at and c.load_run_id = :runId""")
-        long feed(long runId, Instant at);
-
-        // The load's rows are found by (at, id), the log's index in time order: every row of one publication has
-        // the publication's time. The data's members are the change object's, plus the account's list names.
-        @SqlUpdate("""
+                with watched as materialized (
+                        select r.watchlist_id, r.account_id, r.added_at, c.id, c.ruc, c.kind, c.changes, c.padrones,
+                               c.load_run_id, c.at
+                          from ruc_changes c
+                          join watchlist_rucs r on r.ruc = c.ruc
+                         where c.at = :at and c.load_run_id = :runId),
+                     fed as (
+                        insert into watchlist_changes (watchlist_id, at, change_id, ruc)
+                        select watchlist_id, at, id, ruc from watched where at >= added_at)
                 insert into events (id, type, account_id, data, created_at)
                 select quipu_event_id(), 'ruc.changed', account_id,
                        jsonb_build_object('ruc', ruc, 'watchlists', to_jsonb(names), 'kind', kind,
                                           'changes', changes, 'padrones', padrones, 'loadRunId', load_run_id,
                                           'at', quipu_instant_text(at)),
                        at
-                  from (select r.account_id, c.id, rtrim(c.ruc) as ruc, c.kind, c.changes, c.padrones,
-                               c.load_run_id, c.at, array_agg(w.name order by w.name) as names
-                          from ruc_changes c
-                          join watchlist_rucs r on r.ruc = c.ruc
-                          join watchlists w on w.id = r.watchlist_id
-                         where c.at = :at and c.load_run_id = :runId
-                           and r.account_id in (
+                  from (select w.account_id, w.id, rtrim(w.ruc) as ruc, w.kind, w.changes, w.padrones,
+                               w.load_run_id, w.at, array_agg(l.name order by l.name) as names
+                          from watched w
+                          join watchlists l on l.id = w.watchlist_id
+                         where w.account_id in (
                                  select e.account_id
                                    from webhook_endpoints e
                                    join webhook_subscriptions s on s.endpoint_id = e.id
                                                                and s.event_type = 'ruc.changed'
                                    join accounts a on a.id = e.account_id and a.deleted_at is null
                                   where e.active)
-                         group by r.account_id, c.id) watched
+                         group by w.account_id, w.id, w.ruc, w.kind, w.changes, w.padrones, w.load_run_id, w.at)
+                       by_account
                  order by id, account_id""")
         long announce(long runId, Instant at);
     }
