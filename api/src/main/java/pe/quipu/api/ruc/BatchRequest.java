@@ -1,18 +1,13 @@
 package pe.quipu.api.ruc;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.FieldError;
+import pe.quipu.api.domain.StrictJson;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,13 +23,10 @@ public final class BatchRequest {
 
     private static final String SHAPE = "send {\"rucs\": [\"20100227461\", …]} with 1 to " + MAX_RUCS + " RUCs";
 
-    private final ObjectReader reader;
+    private final StrictJson json;
 
     public BatchRequest(ObjectMapper json) {
-        // Trailing content after the object and repeated members would otherwise be silently dropped.
-        this.reader = json.reader()
-                .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        this.json = new StrictJson(json);
     }
 
     /** A batch as asked: its RUCs in request order, duplicates kept, and what every answer includes. */
@@ -48,7 +40,7 @@ public final class BatchRequest {
 
     /** The batch; or {@link InvalidInput} listing every fault found. */
     public Batch readBatch(byte[] body) {
-        JsonNode root = parse(body);
+        JsonNode root = this.json.tree(body);
         if (root == null || root.isMissingNode()) {
             throw InvalidInput.of("The request body is empty; " + SHAPE);
         }
@@ -97,19 +89,6 @@ public final class BatchRequest {
         return Include.of(names, "include");
     }
 
-    private JsonNode parse(byte[] body) {
-        try {
-            return reader.readTree(body);
-        } catch (JsonProcessingException e) {
-            String problem = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
-                    ? "a member appears more than once" : "not valid JSON";
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-            throw InvalidInput.of("The request body is " + problem + where);
-        } catch (IOException e) {
-            throw InvalidInput.of("The request body could not be read as JSON");
-        }
-    }
 
     private static List<Ruc> rucs(JsonNode node, List<FieldError> errors) {
         if (node == null) {

@@ -1,6 +1,7 @@
 package pe.quipu.api.ruc;
 
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Cursors;
 import pe.quipu.core.ruc.Ruc;
 
 import java.nio.charset.StandardCharsets;
@@ -38,19 +39,7 @@ record HistoryCursor(String ruc, Instant at, long id) {
      * @throws InvalidInput on the field {@code cursor} when the text is not a cursor of this history
      */
     static HistoryCursor decode(String text, Ruc ruc) {
-        String decoded;
-        try {
-            if (text.length() > MAX_LENGTH) {
-                throw new IllegalArgumentException("too long");
-            }
-            decoded = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.US_ASCII);
-        } catch (IllegalArgumentException e) {
-            throw notACursor();
-        }
-        Matcher m = FIELDS.matcher(decoded);
-        if (!m.matches()) {
-            throw notACursor();
-        }
+        Matcher m = Cursors.fields(text, MAX_LENGTH, FIELDS, HistoryCursor::notACursor);
         if (!m.group(1).equals(ruc.value())) {
             throw new InvalidInput("cursor", "belongs to the history of another RUC: send it with the RUC whose"
                     + " page gave it, or no cursor");

@@ -1,6 +1,7 @@
 package pe.quipu.api.ruc;
 
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Cursors;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -48,19 +49,7 @@ record SearchCursor(long generation, String search, int tier, float score, Strin
 
     /** @throws InvalidInput when the text is not a cursor this API gave */
     static SearchCursor decode(String text) {
-        String decoded;
-        try {
-            if (text.length() > 200) {
-                throw new IllegalArgumentException("too long");
-            }
-            decoded = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.US_ASCII);
-        } catch (IllegalArgumentException e) {
-            throw notACursor();
-        }
-        var m = FIELDS.matcher(decoded);
-        if (!m.matches()) {
-            throw notACursor();
-        }
+        var m = Cursors.fields(text, 200, FIELDS, SearchCursor::notACursor);
         try {
             float score = Float.intBitsToFloat(Integer.parseUnsignedInt(m.group(4), 16));
             if (Float.isNaN(score)) {

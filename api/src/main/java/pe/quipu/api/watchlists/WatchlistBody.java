@@ -2,19 +2,14 @@ package pe.quipu.api.watchlists;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.FieldError;
+import pe.quipu.api.domain.StrictJson;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,12 +23,11 @@ import java.util.Set;
  */
 final class WatchlistBody {
 
-    private final ObjectReader reader;
+    private final StrictJson json;
 
     WatchlistBody(ObjectMapper json) {
-        this.reader = json.reader()
-                .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+        this.json = new StrictJson(json);
     }
 
     /** An element left out of the list: its place in {@code rucs}, what it was, and why it is not a RUC. */
@@ -54,7 +48,7 @@ final class WatchlistBody {
      * @throws InvalidInput when the body is not such an object, or {@code rucs} is missing, not an array or longer
      */
     Entries read(byte[] body, int max) {
-        JsonNode root = parse(body);
+        JsonNode root = this.json.tree(body);
         String shape = "send {\"rucs\": [\"20100227461\", …]} with at most " + max + " RUCs";
         if (root == null || root.isMissingNode()) {
             throw InvalidInput.of("The request body is empty; " + shape);
@@ -98,20 +92,4 @@ final class WatchlistBody {
         return new Entries(List.copyOf(kept), rejected);
     }
 
-    private JsonNode parse(byte[] body) {
-        if (body.length == 0) {
-            return null;
-        }
-        try {
-            return reader.readTree(body);
-        } catch (JsonProcessingException e) {
-            String problem = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
-                    ? "a member appears more than once" : "not valid JSON";
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-            throw InvalidInput.of("The request body is " + problem + where);
-        } catch (IOException e) {
-            throw InvalidInput.of("The request body could not be read as JSON");
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package pe.quipu.api.watchlists;
 
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Cursors;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -51,19 +52,7 @@ final class WatchlistCursors {
     }
 
     private static Matcher match(Pattern pattern, String text, String list) {
-        String decoded;
-        try {
-            if (text.length() > MAX_LENGTH) {
-                throw new IllegalArgumentException("too long");
-            }
-            decoded = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.US_ASCII);
-        } catch (IllegalArgumentException e) {
-            throw notACursor();
-        }
-        Matcher m = pattern.matcher(decoded);
-        if (!m.matches()) {
-            throw notACursor();
-        }
+        Matcher m = Cursors.fields(text, MAX_LENGTH, pattern, WatchlistCursors::notACursor);
         if (!m.group(1).equals(list)) {
             throw new InvalidInput("cursor", "belongs to another list: send it with the list whose page gave it, or"
                     + " no cursor");
