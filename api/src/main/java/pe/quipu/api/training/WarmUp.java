@@ -85,6 +85,8 @@ public final class WarmUp extends AbstractLifeCycle {
     /** The shortest warm-up (unless the configured one is shorter). */
     static final Duration MINIMUM = Duration.ofSeconds(5);
     static final Duration SAMPLE = Duration.ofMillis(250);
+    /** Beyond the warm-up's longest length, how long a request may still wait at {@link WarmUpGate} (never, in practice). */
+    private static final Duration GATE_SLACK = Duration.ofMinutes(1);
     static final Duration SETTLED_WINDOW = Duration.ofSeconds(3);
     private static final double SETTLED_SHARE = 0.05;
     /**
@@ -204,6 +206,11 @@ public final class WarmUp extends AbstractLifeCycle {
         if (!duration.isZero()) {
             silence(server.getRequestLog());
             Optional<ServerConnector> connector = applicationConnector(server);
+            if (!holdsPort && connector.isPresent()) {
+                // Beside the clients: one request at a time until the warm-up is over, the JIT on the other core.
+                server.setHandler(WarmUpGate.around(server.getHandler(), connector.get(), () -> !endedOnce.get(),
+                        duration.plus(GATE_SLACK)));
+            }
             try {
                 if (holdsPort && connector.isPresent()) {
                     holdPort(connector.get());
