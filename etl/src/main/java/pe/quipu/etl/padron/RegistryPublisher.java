@@ -19,13 +19,7 @@ import pe.quipu.etl.run.RemovedShare;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -212,14 +206,7 @@ final class RegistryPublisher {
         }
     }
 
-    /**
-     * Builds {@value #NEW} from the staging table and the registry in service, with its indexes and words, ready for
-     * {@link #swap}. The build runs on connections of its own, committed unpublished, so that its indexes can be
-     * built side by side: the trigram index on one connection (PostgreSQL builds a GIN index with one process, and at
-     * 2 M rows it takes two thirds of a first load), the primary key's index, the words and their index on another.
-     * Until the swap nobody reads these tables; a run that fails or is killed before it leaves them to the next run's
-     * {@link PadronStager#dropLeftovers}, and the registry in service untouched.
-     */
+    /** Builds {@value #NEW} from the staging table and the registry in service, with its indexes and words. */
     private long build(Handle handle, Instant now) {
         PublishRows rows = handle.attach(PublishRows.class);
         // CREATE TABLE AS, unlike INSERT ... SELECT, may run the join with parallel workers. Its columns follow
@@ -239,94 +226,39 @@ final class RegistryPublisher {
                 default -> RegistryColumns.LIST.contains(column.name()) ? "s." + column.name() : "o." + column.name();
             };
             select.add("cast(" + value + " as " + column.type() + ") as " + column.name());
-            if (column.notNull() || column.name().equals("ruc")) {
+            if (column.notNull() && !column.name().equals("ruc")) {
                 constraints.add("alter column " + column.name() + " set not null");
             }
         }
         long t = System.nanoTime();
-        // On threads of their own: Jdbi would give this thread's calls the publication's handle, whose transaction
-        // the other connections cannot see into.
-        try (ExecutorService builders = Executors.newFixedThreadPool(2,
-                Thread.ofPlatform().name("registry-build-", 1).daemon().factory())) {
-            long built = await(builders.submit(() -> jdbi.inTransaction(h -> {
-                BuildRows build = h.attach(BuildRows.class);
-                build.prepare();
-                long n = build.createNew(String.join(", ", select), now);
-                // One statement, one scan of the table for every NOT NULL; the primary key then takes its index as
-                // it is.
-                build.constrainNew(String.join(", ", constraints));
-                // Statistics before the swap (CREATE TABLE AS gathers none): without them the first searches and
-                // lookups after a load are planned blind until autovacuum analyzes the table, which a 2 M-row bench
-                // saw a minute later. ANALYZE reads a fixed sample (30,000 rows), about 0.25 s at 2 M rows.
-                h.execute("analyze " + NEW);
-                return n;
-            })));
-            LOG.info("built the new registry in {} ms", millisSince(t));
-
-            t = System.nanoTime();
-            Future<?> keys = builders.submit(() -> inTransaction("the primary key's index and the words",
-                    this::buildKeysAndWords));
-            Future<?> search = searchIndex
-                    ? builders.submit(() -> inTransaction("the search index",
-                    h -> h.execute(RegistrySearch.indexOn(NEW, NEW_SEARCH_INDEX))))
-                    : null;
-            awaitBoth(keys, search);
-            if (!searchIndex) {
-                LOG.info("search.enabled is false: the new registry has no search index");
-            }
-            LOG.info("indexed the new registry in {} ms", millisSince(t));
-            // The index built above becomes the primary key without another scan; the triggers come last, as
-            // nothing was written to the table through them.
-            rows.primaryKeyOfNew();
-            RegistrySearch.triggersOn(NEW).forEach(handle::execute);
-            return built;
-        }
-    }
-
-    private void buildKeysAndWords(Handle handle) {
-        handle.attach(BuildRows.class).uniqueKeyOfNew();
+        long built = rows.createNew(String.join(", ", select), now);
+        LOG.info("built the new registry in {} ms", millisSince(t));
+        t = System.nanoTime();
+        // One statement: the NOT NULL checks ride on the primary key's scan of the table.
+        constraints.add("add constraint " + NEW + "_pkey primary key (ruc)");
+        rows.constrainNew(String.join(", ", constraints));
+        LOG.info("indexed the new registry in {} ms", millisSince(t));
+        RegistrySearch.triggersOn(NEW).forEach(handle::execute);
         if (searchIndex) {
+            t = System.nanoTime();
+            handle.execute(RegistrySearch.indexOn(NEW, NEW_SEARCH_INDEX));
+            LOG.info("built the search index of the new registry in {} ms", millisSince(t));
+            t = System.nanoTime();
             RegistrySearch.wordsOf(NEW, NEW_WORDS, NEW_WORDS_INDEX).forEach(handle::execute);
+            LOG.info("listed the new registry's words for close spellings in {} ms", millisSince(t));
+        } else {
+            LOG.info("search.enabled is false: the new registry has no search index");
+        }
+        // Statistics before the swap (CREATE TABLE AS gathers none): without them the first searches and lookups
+        // after a load are planned blind until autovacuum analyzes the table, which a 2 M-row bench saw a minute
+        // later. ANALYZE reads a fixed sample (30,000 rows), about 0.25 s at 2 M rows.
+        t = System.nanoTime();
+        handle.execute("analyze " + NEW);
+        if (searchIndex) {
             handle.execute("analyze " + NEW_WORDS);
         }
-    }
-
-    /** Runs {@code work} in a transaction of its own, with the build's memory, and logs how long it took. */
-    private void inTransaction(String what, Consumer<Handle> work) {
-        long t = System.nanoTime();
-        jdbi.useTransaction(h -> {
-            h.attach(BuildRows.class).prepare();
-            work.accept(h);
-        });
-        LOG.info("built {} of the new registry in {} ms", what, millisSince(t));
-    }
-
-    /** Waits for both builds (the second may be null), and throws the first one's failure, if any. */
-    private static void awaitBoth(Future<?> first, Future<?> second) {
-        RuntimeException failure = null;
-        for (Future<?> build : Arrays.asList(first, second)) {
-            try {
-                if (build != null) {
-                    await(build);
-                }
-            } catch (RuntimeException e) {
-                failure = failure == null ? e : failure;
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    private static <T> T await(Future<T> build) {
-        try {
-            return build.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while building the new registry", e);
-        }
+        LOG.info("analyzed the new registry in {} ms", millisSince(t));
+        return built;
     }
 
     private void swap(Handle handle) {
@@ -374,8 +306,8 @@ final class RegistryPublisher {
          * From here on every statement reads the registry in service for the change set's RUCs only (at most
          * {@link Publication#REBUILD_ABOVE} of it): one primary-key probe each. The planner, costing random reads as
          * it does, otherwise hashes the whole registry for every statement (the log, the words, the update), which
-         * took 1-1.5 s each at 2 M rows for a change set of 20,000, against a few tens of milliseconds by probes,
-         * and grows with the registry rather than with the change set.
+         * took 1-1.5 s each at 2 M rows for a change set of 20,000, against 0.2-0.7 s by probes, and grows with the
+         * registry rather than with the change set.
          */
         @SqlScript("set local enable_hashjoin = off")
         @SqlScript("set local enable_mergejoin = off")
@@ -469,8 +401,12 @@ final class RegistryPublisher {
                 + "   from " + DIFF + " s where s.kind = 'added' order by s.ruc")
         void insertAdded(@Define("columns") String columns, @Define("values") String values, Instant now);
 
-        @SqlUpdate("alter table " + NEW + " add constraint " + NEW + "_pkey primary key using index " + NEW + "_pkey")
-        void primaryKeyOfNew();
+        @SqlUpdate("create table " + NEW + " with (fillfactor = " + FILLFACTOR + ") as select <select> from "
+                + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc")
+        long createNew(@Define("select") String select, Instant now);
+
+        @SqlUpdate("alter table " + NEW + " <constraints>")
+        void constrainNew(@Define("constraints") String constraints);
 
         @SqlScript("alter table ruc_registry rename to " + OLD)
         @SqlScript("alter table " + NEW + " rename to ruc_registry")
@@ -481,23 +417,5 @@ final class RegistryPublisher {
         @SqlScript("drop table " + PadronStager.STAGE)
         @SqlScript("drop table if exists " + DIFF_KEYS + ", " + DIFF)
         void dropStage();
-    }
-
-    /** The build of {@value #NEW}, on connections other than the publication's; each statement commits its work. */
-    interface BuildRows {
-        @SqlScript("set local work_mem = '256MB'")
-        @SqlScript("set local maintenance_work_mem = '512MB'")
-        @SqlScript("set local client_connection_check_interval = '1s'")
-        void prepare();
-
-        @SqlUpdate("create table " + NEW + " with (fillfactor = " + FILLFACTOR + ") as select <select> from "
-                + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc")
-        long createNew(@Define("select") String select, Instant now);
-
-        @SqlUpdate("alter table " + NEW + " <constraints>")
-        void constrainNew(@Define("constraints") String constraints);
-
-        @SqlUpdate("create unique index " + NEW + "_pkey on " + NEW + " (ruc)")
-        void uniqueKeyOfNew();
     }
 }
