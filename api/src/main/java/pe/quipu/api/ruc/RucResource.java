@@ -25,6 +25,7 @@ import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.http.ApiProblem;
 import pe.quipu.api.http.ETags;
+import pe.quipu.api.http.ProblemResponses;
 import pe.quipu.api.http.ProblemType;
 import pe.quipu.api.http.RequestBody;
 import pe.quipu.api.metering.CostsUnits;
@@ -39,6 +40,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code GET /v1/ruc/{ruc}} and {@code POST /v1/ruc/batch} (interface spec, RUC; contract §3), each with SUNAT's lists
@@ -78,7 +80,13 @@ public final class RucResource {
             throw new InvalidInput("ruc", e.getMessage());
         }
         Include asked = Include.of(include, "include");
-        RucAnswers.Answer answer = lookups.find(ruc, asked).orElseThrow(() -> new NotFound(notFound(ruc)));
+        Optional<RucAnswers.Answer> found = lookups.find(ruc, asked);
+        if (found.isEmpty()) {
+            // Returned, not thrown: the Problem the mapper gives a NotFound, without Jersey's exception handling, which
+            // made an unknown RUC (a typo, a taxpayer newer than the load) cost more than a known one.
+            return ProblemResponses.of(new NotFound(notFound(ruc)));
+        }
+        RucAnswers.Answer answer = found.get();
         String etag = answer.etag();
         List<String> ifNoneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
         if (ifNoneMatch != null && ETags.matches(String.join(",", ifNoneMatch), etag)) {
