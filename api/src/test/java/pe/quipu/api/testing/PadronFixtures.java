@@ -5,7 +5,11 @@ import pe.quipu.core.ruc.PadronSample;
 import pe.quipu.core.ruc.RegistryUpsert;
 import pe.quipu.core.testing.TestDatabase;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -29,5 +33,17 @@ public final class PadronFixtures {
      */
     public static void load(TestDatabase database, Instant actualizado) {
         database.jdbi().useTransaction(h -> RegistryUpsert.upsert(h, records(), actualizado));
+    }
+
+    /**
+     * For a test class that replaced the registry with files of its own: the sample back as the registry's only
+     * records (as at {@link QuipuExtension#START}), and the class's folder of files deleted.
+     */
+    public static void restore(TestDatabase database, Path files) throws IOException {
+        database.jdbi().useHandle(h -> h.execute("delete from ruc_registry"));
+        load(database, QuipuExtension.START);
+        try (var paths = Files.walk(files)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 }

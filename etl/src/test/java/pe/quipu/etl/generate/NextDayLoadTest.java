@@ -38,11 +38,7 @@ class NextDayLoadTest {
 
     @AfterAll
     static void putTheSampleBack() throws Exception {
-        execute("delete from ruc_registry");
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PadronFixtures.restore(quipu.database, dir);
     }
 
     @Test

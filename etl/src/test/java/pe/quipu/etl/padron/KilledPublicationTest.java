@@ -53,11 +53,7 @@ class KilledPublicationTest {
 
     @AfterAll
     static void putTheSampleBack() throws IOException {
-        quipu.database.jdbi().useHandle(h -> h.execute("delete from ruc_registry"));
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PadronFixtures.restore(quipu.database, dir);
     }
 
     private static String ruc(int i) {

@@ -76,13 +76,7 @@ class PadronJobTest {
 
     @AfterAll
     static void putTheSampleBack() throws Exception {
-        try (Connection c = quipu.database.connection(); Statement s = c.createStatement()) {
-            s.execute("delete from ruc_registry");
-        }
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PadronFixtures.restore(quipu.database, dir);
     }
 
     @Test

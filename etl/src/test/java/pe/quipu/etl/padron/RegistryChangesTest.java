@@ -79,11 +79,7 @@ class RegistryChangesTest {
 
     @AfterAll
     static void putTheSampleBack() throws IOException {
-        quipu.database.jdbi().useHandle(h -> h.execute("delete from ruc_registry"));
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PadronFixtures.restore(quipu.database, dir);
     }
 
     /** Day 1: nine records of the test's own after {@code generated} of the generator's. */

@@ -20,8 +20,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -53,13 +51,7 @@ class SearchDuringLoadTest {
 
     @AfterAll
     static void putTheSampleBack() throws Exception {
-        try (Connection c = quipu.database.connection(); Statement s = c.createStatement()) {
-            s.execute("delete from ruc_registry");
-        }
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PadronFixtures.restore(quipu.database, dir);
     }
 
     private static HttpResponse<String> search(String text) {

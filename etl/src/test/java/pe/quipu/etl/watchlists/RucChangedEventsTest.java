@@ -74,11 +74,7 @@ class RucChangedEventsTest {
     @AfterAll
     static void putTheSampleBack() throws IOException {
         receiver.close();
-        quipu.database.jdbi().useHandle(h -> h.execute("delete from ruc_registry"));
-        PadronFixtures.load(quipu.database, QuipuExtension.START);
-        try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        PadronFixtures.restore(quipu.database, dir);
     }
 
     /** An account with a key for both features and an endpoint at {@code path} subscribed to {@code events}. */
