@@ -330,11 +330,8 @@ public final class WarmUp extends AbstractLifeCycle {
             }
             if (holding) {
                 // Bound to its port only now: restarted on a channel of the configured address (the warm-up's
-                // connections are closed; what the JIT compiled stays).
-                connector.stop();
-                connector.open(publicChannel(connector));
-                connector.setAccepting(true);
-                connector.start();
+                // connections are closed; what the JIT compiled stays), once its old acceptor has left.
+                ConnectorRestart.onto(connector, publicChannel(connector));
             }
             millis = (System.nanoTime() - started) / 1_000_000;
             end();

@@ -99,9 +99,8 @@ class WarmUpTest {
     @Test
     void with_the_port_held_the_warm_up_ends_before_the_first_client_is_answered() throws Exception {
         PadronFixtures.load(quipu.database, QuipuExtension.START);
-        // A configured port, as an operator gives one: held, the port is bound when the warm-up ends, and with port 0
-        // the kernel picks it only then (two CI runs saw a port-0 instance refuse its first request right after such a
-        // start; a configured port never did, here or in ProbesTest).
+        // A configured port, as an operator gives one: held, the port is bound when the warm-up ends (the restart that
+        // binds it once lost its channel to Jetty's departing acceptor: ConnectorRestartTest).
         int port = pe.quipu.api.testing.FreePorts.free();
         QuipuExtension.Instance warmed = quipu.startInstance(Map.of("warmUp", "6s", "warmUpHoldsPort", "true",
                 "server.applicationConnectors[0].port", Integer.toString(port)));
