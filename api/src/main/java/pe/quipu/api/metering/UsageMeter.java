@@ -329,7 +329,7 @@ public final class UsageMeter {
         return now.truncatedTo(ChronoUnit.MINUTES);
     }
 
-    private static RateLimited rateLimited(AccountLimits limits, Counter minute, Counter month, Instant now) {
+    private RateLimited rateLimited(AccountLimits limits, Counter minute, Counter month, Instant now) {
         long retryAfter = secondsUntil(minute.bucket.plus(MINUTE), now);
         return new RateLimited("This key's account may make " + limits.rateLimitRpm() + " requests a minute on the "
                 + limits.plan() + " plan; try again in " + retryAfter + " s", retryAfter,
@@ -337,7 +337,7 @@ public final class UsageMeter {
     }
 
     /** @param own the units this request already holds, counted in {@code month} but left to it */
-    private static QuotaExceeded quotaExceeded(AccountLimits limits, Counter minute, Counter month, Instant now,
+    private QuotaExceeded quotaExceeded(AccountLimits limits, Counter minute, Counter month, Instant now,
                                                long units, long own) {
         long remaining = Math.max(0, limits.monthlyQuota() - (month.total() - own));
         long retryAfter = secondsUntil(LimaCalendar.nextMonthStart(now), now);
@@ -348,11 +348,15 @@ public final class UsageMeter {
                 allowance(limits, minute, month, now));
     }
 
-    /** What a metered answer says the account has left. */
-    static Allowance allowance(AccountLimits limits, Counter minute, Counter month, Instant now) {
+    /**
+     * What a metered answer says the account has left: of the minute and of the Lima month the request was admitted
+     * in (the month's end remembered, not computed for every answer).
+     */
+    private Allowance allowance(AccountLimits limits, Counter minute, Counter month, Instant now) {
         return new Allowance(limits.rateLimitRpm(), Math.max(0, limits.rateLimitRpm() - minute.total()),
                 secondsUntil(minute.bucket.plus(MINUTE), now), limits.monthlyQuota(),
-                Math.max(0, limits.monthlyQuota() - month.total()));
+                Math.max(0, limits.monthlyQuota() - month.total()),
+                secondsUntil(periods.nextMonthStart(month.bucket), now));
     }
 
     /** Whole seconds from {@code now} until {@code end}, rounded up, at least 1. */

@@ -71,11 +71,16 @@ class MeteringTest {
         assertThat(number(response, "RateLimit-Remaining")).as("RateLimit-Remaining").isEqualTo(rateRemaining);
         assertThat(number(response, "X-Quota-Limit")).as("X-Quota-Limit").isEqualTo(quotaLimit);
         assertThat(number(response, "X-Quota-Remaining")).as("X-Quota-Remaining").isEqualTo(quotaRemaining);
+        // The same limits as the current draft writes them (draft-ietf-httpapi-ratelimit-headers).
+        assertThat(header(response, "RateLimit-Policy")).as("RateLimit-Policy")
+                .isEqualTo("\"minute\";q=" + rateLimit + ";w=60, \"month\";q=" + quotaLimit);
+        assertThat(header(response, "RateLimit")).as("RateLimit").matches("\"minute\";r=" + rateRemaining + ";t="
+                + number(response, "RateLimit-Reset") + ", \"month\";r=" + quotaRemaining + ";t=[1-9][0-9]*");
     }
 
     private static void assertNotMetered(HttpResponse<String> response) {
         for (String name : List.of("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-Quota-Limit",
-                "X-Quota-Remaining")) {
+                "X-Quota-Remaining", "RateLimit-Policy", "RateLimit")) {
             assertThat(response.headers().firstValue(name)).as(name).isEmpty();
         }
     }
@@ -139,6 +144,19 @@ class MeteringTest {
             assertThat(number(lookup, "RateLimit-Reset")).isEqualTo(60);
             assertThat(list.statusCode()).isEqualTo(200);
             assertMetered(list, 60, 58, 1000, 998);
+        }
+
+        @Test
+        void the_drafts_fields_say_when_the_minute_and_the_lima_month_end() {
+            String key = quipu.accounts.newFreeKey(Scope.UBIGEOS_READ);
+            quipu.clock.set(QuipuExtension.START.plusSeconds(19));
+
+            HttpResponse<String> lookup = quipu.get(UBIGEO, key);
+
+            assertThat(lookup.statusCode()).isEqualTo(200);
+            assertThat(header(lookup, "RateLimit-Policy")).isEqualTo("\"minute\";q=60;w=60, \"month\";q=1000");
+            assertThat(header(lookup, "RateLimit")).isEqualTo("\"minute\";r=59;t=41, \"month\";r=999;t="
+                    + (SECONDS_TO_NOVEMBER - 19));
         }
 
         @Test

@@ -20,7 +20,9 @@ class OpenApiContractTest {
             "ciiu":null,"actualizado":"2026-10-07T15:00:00Z"}""";
     private static final Map<String, String> LOOKUP_HEADERS = Map.of("Content-Type", "application/json",
             "ETag", "\"abc\"", "Cache-Control", "public, max-age=3600, must-revalidate", "RateLimit-Limit", "60",
-            "RateLimit-Remaining", "59", "RateLimit-Reset", "60", "X-Quota-Limit", "1000", "X-Quota-Remaining", "999");
+            "RateLimit-Remaining", "59", "RateLimit-Reset", "60", "X-Quota-Limit", "1000", "X-Quota-Remaining", "999",
+            "RateLimit-Policy", "\"minute\";q=60;w=60, \"month\";q=1000",
+            "RateLimit", "\"minute\";r=59;t=60, \"month\";r=999;t=2124000");
 
     @Test
     void an_answer_as_documented_passes() {
@@ -49,6 +51,8 @@ class OpenApiContractTest {
                 .isNotEmpty();
         assertThat(faults("GET", "/v1/ruc/20100227461", 200, with(LOOKUP_HEADERS, "Content-Type", "text/plain"),
                 RECORD)).isNotEmpty();
+        assertThat(faults("GET", "/v1/ruc/20100227461", 200, with(LOOKUP_HEADERS, "RateLimit", "59"), RECORD))
+                .isNotEmpty();
     }
 
     @Test

@@ -49,7 +49,7 @@ public final class OpenApiContract {
     /** The document's answers that any request may get before routing, whatever its operation. */
     private static final String ANY_OPERATION = "x-quipu-any-operation-responses";
     private static final Set<String> METERING_HEADERS = Set.of("ratelimit-limit", "ratelimit-remaining",
-            "ratelimit-reset", "x-quota-limit", "x-quota-remaining");
+            "ratelimit-reset", "x-quota-limit", "x-quota-remaining", "ratelimit-policy", "ratelimit");
 
     private final JsonNode document;
     private final List<Route> routes = new ArrayList<>();
