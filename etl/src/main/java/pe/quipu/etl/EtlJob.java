@@ -56,6 +56,21 @@ public enum EtlJob {
         return options;
     }
 
+    /** What the job loads, for {@code --help}. */
+    public String description() {
+        return switch (this) {
+            case PADRON -> "SUNAT's padrón reducido (padron_reducido_ruc.zip) -> the RUC registry, its change log";
+            case PADRON_EXTENDIDO -> "SUNAT's PadronRUC CSV -> each RUC's tipo and CIIU";
+            case UBIGEO -> "INEI's districts (default: the catalogue bundled with Quipu)";
+            case TIPO_CAMBIO -> "BCRP's, SBS's and SUNAT's exchange rates (default: every source, the last 10 days)";
+            case AGENTES_RETENCION -> "SUNAT's withholding agents (AgenRet_TXT.zip)";
+            case BUENOS_CONTRIBUYENTES -> "SUNAT's good taxpayers (BueCont_TXT.zip)";
+            case AGENTES_PERCEPCION -> "SUNAT's perception agents (AgenPercVI_TXT.zip)";
+            case AGENTES_PERCEPCION_COMBUSTIBLES -> "SUNAT's fuel perception agents (AgenPerc_TXT.zip)";
+            case LOCALES_ANEXOS -> "SUNAT's annex premises (padron_reducido_local_anexo.zip)";
+        };
+    }
+
     /** The advisory lock this job holds while it runs; a second run that needs it exits with code 4. */
     public String lock() {
         return lock;

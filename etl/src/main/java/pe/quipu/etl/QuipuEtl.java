@@ -33,6 +33,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,7 +53,7 @@ public final class QuipuEtl {
     public static final int BUSY = 4;
 
     private static final String USAGE_TEXT = """
-            usage: ./quipu etl <job> [options] config.yml   (runs etl/target/quipu-etl.jar on a JDK 25)
+            usage: ./quipu etl <job> [options] config.yml   (./quipu etl <job> --help: the job's options)
               padron            --file PATH (.zip or .txt) | --url URL    SUNAT padrón reducido -> RUC registry
               padron-extendido  --file PATH | --url URL                   SUNAT PadronRUC CSV -> tipo, ciiu
               ubigeo            [--file PATH] (default: the bundled INEI file)
@@ -109,6 +110,13 @@ public final class QuipuEtl {
     /** Runs one command to its end and returns the exit code. */
     public int run(String[] args) {
         try {
+            Optional<String> help = EtlCommand.help(args);
+            if (help.isPresent()) {
+                // --help: the job's options, or every job; on standard output, and nothing runs.
+                out.print(help.get().isEmpty() ? USAGE_TEXT + System.lineSeparator() : help.get());
+                out.flush();
+                return SUCCEEDED;
+            }
             EtlCommand command;
             try {
                 command = EtlCommand.parse(args, clock);
