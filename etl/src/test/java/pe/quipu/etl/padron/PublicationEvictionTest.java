@@ -67,7 +67,7 @@ class PublicationEvictionTest {
         quipu.clock.set(QuipuExtension.START);
         load(day1, "day1.txt");
         // Every answer in memory, the unknown RUC's 404 too.
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(lookup(UNCHANGED).statusCode()).isEqualTo(200));
         for (String ruc : new String[]{CHANGED, UNCHANGED, REMOVED}) {
             assertThat(lookup(ruc).body()).contains("\"estado\":\"ACTIVO\"");
@@ -84,7 +84,7 @@ class PublicationEvictionTest {
         quipu.clock.set(QuipuExtension.START.plus(Duration.ofDays(1)));
         load(day2, "day2.txt");
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(lookup(CHANGED).body()).contains("\"estado\":\"BAJA DE OFICIO\""));
         assertThat(lookup(ADDED).statusCode()).isEqualTo(200);
         assertThat(lookup(REMOVED).statusCode()).isEqualTo(404);
@@ -98,7 +98,7 @@ class PublicationEvictionTest {
         assertThat(gauge("answers.size")).isPositive();
         quipu.clock.set(QuipuExtension.START.plus(Duration.ofDays(2)));
         load(day2.withGenerated(600), "day3.txt");
-        await().atMost(Duration.ofSeconds(5)).until(() -> gauge("answers.size") == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> gauge("answers.size") == 0);
     }
 
     private static EtlRun load(PadronDay day, String name) throws IOException {

@@ -118,7 +118,7 @@ class SearchDuringLoadTest {
         assertThat(searches.get()).isPositive();
         // Which RUCs match is read from the new registry at once; the records' answers follow its NOTIFY.
         assertThat(search("yanantin masintin").body()).contains("\"ruc\":\"" + ADDED + "\"");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(names(search("allpakamayoq"))).containsExactly("ALLPAKAMAYOQ NUEVO S.A.C."));
         // The load listed the new registry's words: a misspelling of the new name finds it.
         assertThat(names(search("allpakamayok nuevo"))).containsExactly("ALLPAKAMAYOQ NUEVO S.A.C.");

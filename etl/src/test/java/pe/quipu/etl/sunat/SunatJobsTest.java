@@ -246,7 +246,7 @@ class SunatJobsTest {
         String key = quipu.accounts.newKey(Scope.RUC_READ);
         String stays = sample.get(1);
         String joins = sample.get(20);
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(included(key, stays)).contains("agentes_retencion"));
         assertThat(included(key, joins)).contains("\"padrones\":[]");
 
@@ -254,7 +254,7 @@ class SunatJobsTest {
         assertThat(etl.run(file.jobName(), "--file", write("eviction-2.txt", header(file), rows, false).toString())
                 .exitCode()).isZero();
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(included(key, joins)).contains("agentes_retencion"));
         long hits = includedHits();
         assertThat(included(key, stays)).contains("agentes_retencion");
@@ -263,7 +263,7 @@ class SunatJobsTest {
         rows.set(1, row(file, stays, "01/08/2015"));
         assertThat(etl.run(file.jobName(), "--file", write("eviction-3.txt", header(file), rows, false).toString())
                 .exitCode()).isZero();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                 assertThat(included(key, stays)).contains("2015-08-01"));
     }
 
