@@ -15,6 +15,7 @@ import pe.quipu.api.dashboard.Dashboard;
 import pe.quipu.api.docs.Docs;
 import pe.quipu.api.fx.ExchangeRates;
 import pe.quipu.api.http.HttpEdge;
+import pe.quipu.api.http.IdempotencyFeature;
 import pe.quipu.api.keys.CreateKeyCommand;
 import pe.quipu.api.keys.Keys;
 import pe.quipu.api.keys.RevokeKeyCommand;
@@ -27,6 +28,8 @@ import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.Plans;
 import pe.quipu.api.platform.DatabaseSupport;
 import pe.quipu.api.platform.DevelopmentMode;
+import pe.quipu.api.platform.IdempotentRequests;
+import pe.quipu.api.platform.Periodic;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.privacy.Privacy;
 import pe.quipu.api.ruc.Rucs;
@@ -42,6 +45,7 @@ import pe.quipu.core.db.QuipuDatabase;
 import pe.quipu.core.db.SchemaMigrations;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /** Quipu's API. {@link #run} reads as the wiring diagram of the service. */
 public class QuipuApplication extends Application<QuipuConfiguration> {
@@ -118,6 +122,11 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
             DevelopmentMode.announce(environment, configuration.developmentRelaxations());
         }
         HttpEdge.install(environment, configuration.getServerFactory(), configuration.isJsonLogs());
+        // POSTs that create or send something replay their first answer to a retry with the same Idempotency-Key.
+        IdempotentRequests idempotent = new IdempotentRequests(platform.jdbi(), platform.clock());
+        environment.jersey().register(new IdempotencyFeature(idempotent));
+        platform.manage(Periodic.every("quipu-idempotency-keys", Duration.ofMinutes(1), Duration.ofHours(1),
+                idempotent::prune));
         Readiness readiness = Operations.serve(platform, environment, configuration.getServerFactory(), configuration.getAdminTasks(),
                 configuration.getShutdown(), configuration.isProduction(), ownsProcess,
                 configuration.isInstrumentRequests());

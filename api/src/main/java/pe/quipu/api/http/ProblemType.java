@@ -13,6 +13,7 @@ public enum ProblemType {
     GONE(410, "gone", "Gone"),
     PAYLOAD_TOO_LARGE(413, "payload_too_large", "Request body too large"),
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported_media_type", "Unsupported media type"),
+    IDEMPOTENCY_KEY_REUSED(422, "idempotency_key_reused", "Idempotency-Key used for another request"),
     RATE_LIMITED(429, "rate_limited", "Too many requests"),
     QUOTA_EXCEEDED(429, "quota_exceeded", "Monthly quota exceeded"),
     INTERNAL_ERROR(500, "internal_error", "Internal error"),

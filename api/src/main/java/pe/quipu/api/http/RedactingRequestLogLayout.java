@@ -26,14 +26,15 @@ import java.util.function.Supplier;
  * conversion words that can show a query string ({@code %r}, {@code %requestURL}, {@code %q},
  * {@code %queryString}, {@code %requestParameter}) hide the values of secret-named parameters
  * ({@link QueryRedaction}), and the header words ({@code %i}, {@code %header}) never show {@code Authorization},
- * {@code Proxy-Authorization} or {@code Cookie}. {@code %fullRequest} (headers and body) writes the request line
+ * {@code Proxy-Authorization}, {@code Cookie} or {@code Idempotency-Key}. {@code %fullRequest} (headers and body) writes the request line
  * only. Quipu installs it on every request-log appender that names no layout of its own.
  */
 @JsonTypeName("quipu-redacting")
 public final class RedactingRequestLogLayout implements DiscoverableLayoutFactory<IAccessEvent> {
 
-    private static final Set<String> SECRET_HEADERS = Set.of("authorization", "proxy-authorization", "cookie",
-            "set-cookie");
+    /** Never written; an Idempotency-Key is the key its kept answer is encrypted under (IdempotencyFeature). */
+    static final Set<String> SECRET_HEADERS = Set.of("authorization", "proxy-authorization", "cookie",
+            "set-cookie", "idempotency-key");
 
     /**
      * Puts this layout on every request-log appender configured without a layout (config.yml's console appender

@@ -19,6 +19,7 @@ import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.throttle.KeyedThrottle;
+import pe.quipu.api.http.Idempotent;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.PathIds;
 import pe.quipu.api.http.TextInput;
@@ -64,6 +65,7 @@ public final class KeysResource {
     }
 
     @POST
+    @Idempotent
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@Auth SessionPrincipal session, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
                            InputStream body, @Context HttpServletRequest request) {
@@ -85,6 +87,7 @@ public final class KeysResource {
     }
 
     @POST
+    @Idempotent
     @Path("/{id}/rotate")
     public Response rotate(@Auth SessionPrincipal session, @PathParam("id") String id,
                            @Context HttpServletRequest request) {

@@ -19,6 +19,7 @@ import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.http.Idempotent;
 import pe.quipu.api.http.PageLimit;
 import pe.quipu.api.http.RequestBody;
 import pe.quipu.api.http.StrictQueryString;
@@ -97,6 +98,7 @@ public final class WatchlistsResource {
     }
 
     @POST
+    @Idempotent
     @Path("/{name}/rucs")
     @Consumes(MediaType.APPLICATION_JSON)
     public Response add(@Auth QuipuPrincipal caller, @PathParam("name") String name, InputStream body) {

@@ -21,6 +21,7 @@ import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.throttle.KeyedThrottle;
+import pe.quipu.api.http.Idempotent;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.PathIds;
 import pe.quipu.api.http.Origins;
@@ -66,6 +67,7 @@ public final class WebhooksResource {
     }
 
     @POST
+    @Idempotent
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(@Auth QuipuPrincipal caller, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType,
                            InputStream body, @Context HttpServletRequest request) {
@@ -105,6 +107,7 @@ public final class WebhooksResource {
     }
 
     @POST
+    @Idempotent
     @Path("/{id}/rotate")
     public Response rotate(@Auth QuipuPrincipal caller, @PathParam("id") String id,
                            @Context HttpServletRequest request) {
@@ -113,6 +116,7 @@ public final class WebhooksResource {
     }
 
     @POST
+    @Idempotent
     @Path("/{id}/test")
     public Response test(@Auth QuipuPrincipal caller, @PathParam("id") String id) {
         operations.take(caller.accountId().toString());
@@ -135,6 +139,7 @@ public final class WebhooksResource {
     }
 
     @POST
+    @Idempotent
     @Path("/{id}/deliveries/{deliveryId}/retry")
     public Response retry(@Auth QuipuPrincipal caller, @PathParam("id") String id,
                           @PathParam("deliveryId") String deliveryId, @Context HttpServletRequest request) {

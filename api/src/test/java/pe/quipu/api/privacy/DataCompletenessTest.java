@@ -141,6 +141,16 @@ class DataCompletenessTest {
                     "ruc", "watchlists[].rucs[]",
                     "added_at", "not shown: when each RUC joined its list, which only bounds the list's changes"
                             + " (the list's updatedAt shows its last write)")),
+            entry("idempotency_keys", Map.of(
+                    "account_id", IMPLIED,
+                    "key_id", "not shown: a hash of an Idempotency-Key the holder chose (a random value)",
+                    "fingerprint", "not shown: a hash of a request the holder sent",
+                    "status", "not shown: the status of an answer the holder already received",
+                    "answer", "not shown: a copy of an answer the holder already received (its key or endpoint is"
+                            + " under apiKeys or webhooks), encrypted under the holder's Idempotency-Key, which"
+                            + " Quipu does not keep: Quipu cannot read it; deleted after 24 hours",
+                    "created_at", "not shown: when that request came",
+                    "expires_at", "not shown: 24 hours after it")),
             entry("watchlist_changes", Map.of(
                     "watchlist_id", "implied: the list",
                     "at", "not shown: the time of a change of SUNAT's public log (ruc_changes), of a RUC on the list",
