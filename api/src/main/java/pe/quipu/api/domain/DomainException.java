@@ -12,23 +12,33 @@ public abstract sealed class DomainException extends RuntimeException
         DomainException.PlanForbids, DomainException.NotFound, DomainException.Conflict,
         DomainException.LimitReached, DomainException.UpstreamUnavailable, DomainException.Gone {
 
-    private final String detail;
+    private final Text detail;
 
-    private DomainException(String detail) {
-        super(detail, null, false, false);
+    private DomainException(Text detail) {
+        super(null, null, false, false);
         this.detail = detail;
     }
 
-    /** What went wrong, for the caller to read. */
-    public String detail() {
+    /** What went wrong, for the caller to read in their language. */
+    public Text text() {
         return detail;
+    }
+
+    /** What went wrong, in English: what commands print and logs show. */
+    public String detail() {
+        return detail.english();
+    }
+
+    @Override
+    public String getMessage() {
+        return detail();
     }
 
     /** The request is not valid: each fault with its field; the detail names the first and counts the rest. */
     public static final class InvalidInput extends DomainException {
         private final List<FieldError> errors;
 
-        public InvalidInput(String field, String message) {
+        public InvalidInput(String field, Text message) {
             this(List.of(new FieldError(field, message)));
         }
 
@@ -38,11 +48,21 @@ public abstract sealed class DomainException extends RuntimeException
         }
 
         /** A refusal of the whole request rather than of one field. */
-        public static InvalidInput of(String detail) {
+        public static InvalidInput of(Text detail) {
             return new InvalidInput(detail, List.of());
         }
 
-        private InvalidInput(String detail, List<FieldError> errors) {
+        @Deprecated(forRemoval = true)
+        public static InvalidInput of(String detail) {
+            return of(Text.untranslated(detail));
+        }
+
+        @Deprecated(forRemoval = true)
+        public InvalidInput(String field, String message) {
+            this(field, Text.untranslated(message));
+        }
+
+        private InvalidInput(Text detail, List<FieldError> errors) {
             super(detail);
             this.errors = errors;
         }
@@ -52,41 +72,62 @@ public abstract sealed class DomainException extends RuntimeException
             return errors;
         }
 
-        private static String summary(List<FieldError> errors) {
+        private static Text summary(List<FieldError> errors) {
             if (errors.isEmpty()) {
                 throw new IllegalArgumentException("no field errors");
             }
             FieldError first = errors.getFirst();
-            String more = errors.size() == 1 ? "" : " (and " + (errors.size() - 1) + " more, listed in errors)";
-            return first.field() + ": " + first.message() + more;
+            return errors.size() == 1
+                    ? Text.of("domain.invalid.one", first.field(), first.message())
+                    : Text.of("domain.invalid.many", first.field(), first.message(), errors.size() - 1);
         }
     }
 
     /** The caller is not who it must be: no account behind its credentials, or wrong credentials. */
     public static final class Unauthenticated extends DomainException {
-        public Unauthenticated(String detail) {
+        public Unauthenticated(Text detail) {
             super(detail);
+        }
+
+        @Deprecated(forRemoval = true)
+        public Unauthenticated(String detail) {
+            this(Text.untranslated(detail));
         }
     }
 
     /** The API key lacks the scope the operation needs. */
     public static final class ScopeRequired extends DomainException {
-        public ScopeRequired(String detail) {
+        public ScopeRequired(Text detail) {
             super(detail);
+        }
+
+        @Deprecated(forRemoval = true)
+        public ScopeRequired(String detail) {
+            this(Text.untranslated(detail));
         }
     }
 
     /** The account's plan does not allow this (a batch over its cap). */
     public static final class PlanForbids extends DomainException {
-        public PlanForbids(String detail) {
+        public PlanForbids(Text detail) {
             super(detail);
+        }
+
+        @Deprecated(forRemoval = true)
+        public PlanForbids(String detail) {
+            this(Text.untranslated(detail));
         }
     }
 
     /** No such thing, or not the caller's. */
     public static final class NotFound extends DomainException {
-        public NotFound(String detail) {
+        public NotFound(Text detail) {
             super(detail);
+        }
+
+        @Deprecated(forRemoval = true)
+        public NotFound(String detail) {
+            this(Text.untranslated(detail));
         }
     }
 
@@ -94,9 +135,14 @@ public abstract sealed class DomainException extends RuntimeException
     public static final class Gone extends DomainException {
         private final java.time.Instant deletedAt;
 
-        public Gone(String detail, java.time.Instant deletedAt) {
+        public Gone(Text detail, java.time.Instant deletedAt) {
             super(detail);
             this.deletedAt = deletedAt;
+        }
+
+        @Deprecated(forRemoval = true)
+        public Gone(String detail, java.time.Instant deletedAt) {
+            this(Text.untranslated(detail), deletedAt);
         }
 
         public java.time.Instant deletedAt() {
@@ -106,8 +152,13 @@ public abstract sealed class DomainException extends RuntimeException
 
     /** The request contradicts the state it would change (a taken email, a key that is not active). */
     public static final class Conflict extends DomainException {
-        public Conflict(String detail) {
+        public Conflict(Text detail) {
             super(detail);
+        }
+
+        @Deprecated(forRemoval = true)
+        public Conflict(String detail) {
+            this(Text.untranslated(detail));
         }
     }
 
@@ -119,7 +170,7 @@ public abstract sealed class DomainException extends RuntimeException
         private final long retryAfterSeconds;
         private final Allowance allowance;
 
-        private LimitReached(String detail, long retryAfterSeconds, Allowance allowance) {
+        private LimitReached(Text detail, long retryAfterSeconds, Allowance allowance) {
             super(detail);
             this.retryAfterSeconds = retryAfterSeconds;
             this.allowance = allowance;
@@ -137,26 +188,46 @@ public abstract sealed class DomainException extends RuntimeException
 
     /** Too many requests for now (per minute, or login attempts). */
     public static final class RateLimited extends LimitReached {
-        public RateLimited(String detail, long retryAfterSeconds) {
+        public RateLimited(Text detail, long retryAfterSeconds) {
             this(detail, retryAfterSeconds, null);
         }
 
-        public RateLimited(String detail, long retryAfterSeconds, Allowance allowance) {
+        @Deprecated(forRemoval = true)
+        public RateLimited(String detail, long retryAfterSeconds) {
+            this(Text.untranslated(detail), retryAfterSeconds);
+        }
+
+        public RateLimited(Text detail, long retryAfterSeconds, Allowance allowance) {
             super(detail, retryAfterSeconds, allowance);
+        }
+
+        @Deprecated(forRemoval = true)
+        public RateLimited(String detail, long retryAfterSeconds, Allowance allowance) {
+            this(Text.untranslated(detail), retryAfterSeconds, allowance);
         }
     }
 
     /** The month's quota is spent; it renews in {@code retryAfterSeconds}. */
     public static final class QuotaExceeded extends LimitReached {
-        public QuotaExceeded(String detail, long retryAfterSeconds, Allowance allowance) {
+        public QuotaExceeded(Text detail, long retryAfterSeconds, Allowance allowance) {
             super(detail, retryAfterSeconds, allowance);
+        }
+
+        @Deprecated(forRemoval = true)
+        public QuotaExceeded(String detail, long retryAfterSeconds, Allowance allowance) {
+            this(Text.untranslated(detail), retryAfterSeconds, allowance);
         }
     }
 
     /** A source Quipu depends on did not answer, and nothing Quipu keeps answers instead. */
     public static final class UpstreamUnavailable extends DomainException {
-        public UpstreamUnavailable(String detail) {
+        public UpstreamUnavailable(Text detail) {
             super(detail);
+        }
+
+        @Deprecated(forRemoval = true)
+        public UpstreamUnavailable(String detail) {
+            this(Text.untranslated(detail));
         }
     }
 }

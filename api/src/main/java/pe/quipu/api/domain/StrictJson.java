@@ -38,13 +38,12 @@ public final class StrictJson {
         try {
             return reader.readTree(body);
         } catch (JsonProcessingException e) {
-            String problem = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field")
-                    ? "a member appears more than once" : "not valid JSON";
+            boolean repeated = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field");
             JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-            throw InvalidInput.of("The request body is " + problem + where);
+            String key = repeated ? "domain.json.repeated_member" : "domain.json.invalid";
+            throw InvalidInput.of(at == null ? Text.of(key) : Text.of(key + "_at", at.getLineNr(), at.getColumnNr()));
         } catch (IOException e) {
-            throw InvalidInput.of("The request body could not be read as JSON");
+            throw InvalidInput.of(Text.of("domain.json.unreadable"));
         }
     }
 }

@@ -9,6 +9,8 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import pe.quipu.api.domain.Text;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -46,14 +48,13 @@ public final class AdminTaskGuard extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         if (request.getHeader("Origin") != null || request.getHeader("Sec-Fetch-Site") != null) {
-            refuse(response, new Problem("forbidden", "Forbidden", 403,
-                    "Operator tasks are not run from a browser: this request carries Origin or Sec-Fetch-Site", null));
+            refuse(response, new Problem("forbidden", Text.of("http.title.forbidden").in(Problem.language()), 403,
+                    Text.of("http.tasks_not_from_browser").in(Problem.language()), null, null));
             return;
         }
         if (!authorized(request.getHeader("Authorization"))) {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"quipu-admin\"");
-            refuse(response, Problem.of(ProblemType.UNAUTHORIZED, "Send the admin token (QUIPU_ADMIN_TOKEN_FILE; in"
-                    + " development ./data/admin-token) as Authorization: Bearer <token>, or use ./quipu task"));
+            refuse(response, Problem.of(ProblemType.UNAUTHORIZED, Text.of("http.send_admin_token")));
             return;
         }
         chain.doFilter(request, response);
@@ -73,6 +74,7 @@ public final class AdminTaskGuard extends HttpFilter {
         response.setHeader("Connection", "close");
         response.setContentType(Problem.MEDIA_TYPE);
         response.setHeader("Cache-Control", "no-store");
+        response.setHeader("Content-Language", Problem.language().tag());
         json.writeValue(response.getOutputStream(), problem);
     }
 

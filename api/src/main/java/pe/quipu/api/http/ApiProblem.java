@@ -1,5 +1,7 @@
 package pe.quipu.api.http;
 
+import pe.quipu.api.domain.Text;
+
 import java.util.Map;
 
 /**
@@ -10,22 +12,27 @@ import java.util.Map;
 public final class ApiProblem extends RuntimeException {
 
     private final ProblemType type;
-    private final String detail;
+    private final Text detail;
     private final Map<String, String> headers;
 
-    private ApiProblem(ProblemType type, String detail, Map<String, String> headers) {
-        super(type.wireName() + ": " + detail, null, false, false);
+    private ApiProblem(ProblemType type, Text detail, Map<String, String> headers) {
+        super(type.wireName() + ": " + detail.english(), null, false, false);
         this.type = type;
         this.detail = detail;
         this.headers = Map.copyOf(headers);
     }
 
-    public static ApiProblem of(ProblemType type, String detail) {
+    public static ApiProblem of(ProblemType type, Text detail) {
         return new ApiProblem(type, detail, Map.of());
     }
 
+    @Deprecated(forRemoval = true)
+    public static ApiProblem of(ProblemType type, String detail) {
+        return of(type, Text.untranslated(detail));
+    }
+
     /** A refusal whose answer carries these headers too (a 415 for a content coding says which it reads). */
-    public static ApiProblem of(ProblemType type, String detail, Map<String, String> headers) {
+    public static ApiProblem of(ProblemType type, Text detail, Map<String, String> headers) {
         return new ApiProblem(type, detail, headers);
     }
 

@@ -7,6 +7,7 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.HttpHeaders;
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Text;
 
 import java.util.List;
 import java.util.Locale;
@@ -31,11 +32,11 @@ public final class CredentialPlacement implements ContainerRequestFilter {
         List<String> authorization = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
         if (authorization != null && authorization.size() > 1) {
             throw new InvalidInput(HttpHeaders.AUTHORIZATION,
-                    "given " + authorization.size() + " times; send exactly one Authorization header");
+                    Text.of("http.credentials.repeated", authorization.size()));
         }
         if (carriesAccessToken(request.getUriInfo().getRequestUri().getRawQuery())) {
             throw new InvalidInput(ACCESS_TOKEN,
-                    "credentials are not accepted in the query string; send Authorization: Bearer <credential>");
+                    Text.of("http.credentials.in_query"));
         }
     }
 

@@ -26,7 +26,8 @@ public final class HttpEdge {
 
     /**
      * Problem Details everywhere, from Jersey and from Jetty; request bodies decoded by Quipu within each route's
-     * limit; the request log with secret-named query values hidden; credentials refused in the query string.
+     * limit; the request log with secret-named query values hidden; credentials refused in the query string; the
+     * Problems' words in the language the request prefers.
      */
     public static void install(Environment environment, ServerFactory server) {
         install(environment, server, false);
@@ -34,6 +35,7 @@ public final class HttpEdge {
 
     /** As {@link #install(Environment, ServerFactory)}, the request log as JSON when {@code jsonLogs}. */
     public static void install(Environment environment, ServerFactory server, boolean jsonLogs) {
+        RequestLanguage.install(environment);
         environment.jersey().register(new ProblemExceptionMapper());
         UnreadBodyFilter.install(environment);
         ProblemErrorHandler.install(environment, environment.getObjectMapper());

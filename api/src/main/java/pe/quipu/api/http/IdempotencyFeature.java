@@ -15,6 +15,7 @@ import jakarta.ws.rs.ext.WriterInterceptor;
 import jakarta.ws.rs.ext.WriterInterceptorContext;
 import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.platform.IdempotentRequests;
+import pe.quipu.api.domain.Text;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -73,9 +74,7 @@ public final class IdempotencyFeature implements DynamicFeature {
             value = value.substring(1, value.length() - 1);
         }
         if (!KEY.matcher(value).matches()) {
-            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "Idempotency-Key must be a quoted string of 1 to 255"
-                    + " printable ASCII characters, e.g. \"8e03978e-40d5-43e8-bc93-6894a57f9324\" (a new UUID for each"
-                    + " new request)");
+            throw ApiProblem.of(ProblemType.VALIDATION_ERROR, Text.of("http.idempotency.malformed_key"));
         }
         return value;
     }
@@ -99,7 +98,7 @@ public final class IdempotencyFeature implements DynamicFeature {
             }
             String key = key(header);
             byte[] body = request.hasEntity() ? RequestBody.readAtMost(request.getEntityStream(), JsonBody.MAX_BYTES,
-                    "The request body is at most " + JsonBody.MAX_BYTES + " bytes") : new byte[0];
+                    Text.of("http.body_too_large", JsonBody.MAX_BYTES)) : new byte[0];
             request.setEntityStream(new ByteArrayInputStream(body));
             byte[] fingerprint = IdempotentRequests.fingerprint(request.getMethod(),
                     request.getUriInfo().getAbsolutePath().getRawPath(), body);
@@ -107,11 +106,9 @@ public final class IdempotencyFeature implements DynamicFeature {
                 case IdempotentRequests.Claim.First first -> request.setProperty(TOKEN, first.token());
                 case IdempotentRequests.Claim.Replay replay -> request.abortWith(replayed(replay.answer()));
                 case IdempotentRequests.Claim.Running running -> throw ApiProblem.of(ProblemType.CONFLICT,
-                        "The first request with this Idempotency-Key is still being served; retry in a moment to get"
-                                + " its answer");
+                        Text.of("http.idempotency.running"));
                 case IdempotentRequests.Claim.Mismatch mismatch -> throw ApiProblem.of(
-                        ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for another request (another"
-                                + " method, path or body) in the last 24 hours; send a new key with a new request");
+                        ProblemType.IDEMPOTENCY_KEY_REUSED, Text.of("http.idempotency.reused"));
             }
         }
 

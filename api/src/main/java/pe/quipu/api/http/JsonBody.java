@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.FieldError;
+import pe.quipu.api.domain.Text;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +36,7 @@ public final class JsonBody {
     /** The body as an object holding only {@code allowed} members; read its members from the returned {@link Fields}. */
     public Fields read(String contentType, InputStream body, Set<String> allowed) {
         if (contentType == null || contentType.isBlank()) {
-            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
+            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, Text.of("http.send_json"));
         }
         return fields(readBytes(body), allowed);
     }
@@ -50,25 +51,25 @@ public final class JsonBody {
             return Optional.empty();
         }
         if (contentType == null || contentType.isBlank()) {
-            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
+            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, Text.of("http.send_json"));
         }
         return Optional.of(fields(bytes, allowed));
     }
 
     private static byte[] readBytes(InputStream body) {
-        return RequestBody.readAtMost(body, MAX_BYTES, "The request body is at most " + MAX_BYTES + " bytes");
+        return RequestBody.readAtMost(body, MAX_BYTES, Text.of("http.body_too_large", MAX_BYTES));
     }
 
     private Fields fields(byte[] bytes, Set<String> allowed) {
         JsonNode root = parse(bytes);
         if (root == null || root.isMissingNode() || !root.isObject()) {
-            throw InvalidInput.of("The request body must be a JSON object with the members "
-                    + String.join(", ", allowed.stream().sorted().toList()));
+            throw InvalidInput.of(Text.of("http.json.object_with_members",
+                    String.join(", ", allowed.stream().sorted().toList())));
         }
         Fields fields = new Fields(root);
         root.fieldNames().forEachRemaining(name -> {
             if (!allowed.contains(name)) {
-                fields.errors.add(new FieldError(name, "unknown member"));
+                fields.errors.add(new FieldError(name, Text.of("http.json.unknown_member")));
             }
         });
         return fields;
@@ -100,15 +101,15 @@ public final class JsonBody {
             JsonNode node = root.get(name);
             if (node == null || node.isNull()) {
                 if (required) {
-                    errors.add(new FieldError(name, "is required"));
+                    errors.add(new FieldError(name, Text.of("http.json.required")));
                 }
                 return null;
             }
             if (!node.isTextual()) {
-                errors.add(new FieldError(name, "must be a string"));
+                errors.add(new FieldError(name, Text.of("http.json.not_string")));
                 return null;
             }
-            String fault = TextInput.fault(node.textValue());
+            Text fault = TextInput.fault(node.textValue());
             if (fault != null) {
                 errors.add(new FieldError(name, fault));
                 return null;
@@ -121,12 +122,12 @@ public final class JsonBody {
             JsonNode node = root.get(name);
             if (node == null || node.isNull()) {
                 if (required) {
-                    errors.add(new FieldError(name, "is required"));
+                    errors.add(new FieldError(name, Text.of("http.json.required")));
                 }
                 return null;
             }
             if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-                errors.add(new FieldError(name, "must be an integer"));
+                errors.add(new FieldError(name, Text.of("http.json.not_integer")));
                 return null;
             }
             return node.intValue();
@@ -137,12 +138,12 @@ public final class JsonBody {
             JsonNode node = root.get(name);
             if (node == null || node.isNull()) {
                 if (required) {
-                    errors.add(new FieldError(name, "is required"));
+                    errors.add(new FieldError(name, Text.of("http.json.required")));
                 }
                 return null;
             }
             if (!node.isBoolean()) {
-                errors.add(new FieldError(name, "must be true or false"));
+                errors.add(new FieldError(name, Text.of("http.json.not_boolean")));
                 return null;
             }
             return node.booleanValue();
@@ -153,21 +154,21 @@ public final class JsonBody {
             JsonNode node = root.get(name);
             if (node == null || node.isNull()) {
                 if (required) {
-                    errors.add(new FieldError(name, "is required"));
+                    errors.add(new FieldError(name, Text.of("http.json.required")));
                 }
                 return null;
             }
             if (!node.isArray()) {
-                errors.add(new FieldError(name, "must be an array of strings"));
+                errors.add(new FieldError(name, Text.of("http.json.not_string_array")));
                 return null;
             }
             List<String> values = new ArrayList<>(node.size());
             for (int i = 0; i < node.size(); i++) {
                 if (!node.get(i).isTextual()) {
-                    errors.add(new FieldError(name + "[" + i + "]", "must be a string"));
+                    errors.add(new FieldError(name + "[" + i + "]", Text.of("http.json.not_string")));
                     return null;
                 }
-                String fault = TextInput.fault(node.get(i).textValue());
+                Text fault = TextInput.fault(node.get(i).textValue());
                 if (fault != null) {
                     errors.add(new FieldError(name + "[" + i + "]", fault));
                     return null;
@@ -178,8 +179,13 @@ public final class JsonBody {
         }
 
         /** Records a fault found by the caller's own rules. */
-        public void reject(String name, String message) {
+        public void reject(String name, Text message) {
             errors.add(new FieldError(name, message));
+        }
+
+        @Deprecated(forRemoval = true)
+        public void reject(String name, String message) {
+            reject(name, Text.untranslated(message));
         }
 
         /** Throws one 400 {@code validation_error} listing every fault, if any. */
@@ -198,9 +204,9 @@ public final class JsonBody {
             return reader.readTree(body);
         } catch (JsonProcessingException e) {
             boolean duplicate = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field");
-            throw InvalidInput.of(duplicate ? "The request body repeats a member" : "The request body is not valid JSON");
+            throw InvalidInput.of(Text.of(duplicate ? "http.json.repeated_member" : "http.body_not_json"));
         } catch (IOException e) {
-            throw InvalidInput.of("The request body could not be read as JSON");
+            throw InvalidInput.of(Text.of("http.body_unreadable"));
         }
     }
 }

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException;
+import pe.quipu.api.domain.Text;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +61,7 @@ public abstract class OperatorTask extends HttpServlet {
     protected final void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (!"POST".equals(request.getMethod())) {
             response.setHeader("Allow", "POST");
-            writeProblem(response, Problem.of(ProblemType.METHOD_NOT_ALLOWED, "Tasks are run with POST"));
+            writeProblem(response, Problem.of(ProblemType.METHOD_NOT_ALLOWED, Text.of("http.task.post_only")));
             return;
         }
         Object answer;
@@ -74,7 +75,7 @@ public abstract class OperatorTask extends HttpServlet {
             return;
         } catch (RuntimeException e) {
             LOG.error("Task {} failed", name, e);
-            writeProblem(response, Problem.of(ProblemType.INTERNAL_ERROR, "The task failed; see the server log"));
+            writeProblem(response, Problem.of(ProblemType.INTERNAL_ERROR, Text.of("http.task.failed")));
             return;
         }
         response.setStatus(200);
@@ -87,6 +88,7 @@ public abstract class OperatorTask extends HttpServlet {
         response.setStatus(problem.status());
         response.setContentType(Problem.MEDIA_TYPE);
         response.setHeader("Cache-Control", "no-store");
+        response.setHeader("Content-Language", Problem.language().tag());
         json.writeValue(response.getOutputStream(), problem);
     }
 
@@ -99,28 +101,27 @@ public abstract class OperatorTask extends HttpServlet {
             if (!body.isEmpty()) {
                 String type = request.getContentType() == null ? "" : request.getContentType().toLowerCase();
                 if (!type.startsWith("application/x-www-form-urlencoded")) {
-                    throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE,
-                            "Give the parameters in the query string or as a form (application/x-www-form-urlencoded)");
+                    throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, Text.of("http.task.form_only"));
                 }
                 StrictQueryString.parse(body.strip()).forEach((n, values) ->
                         given.computeIfAbsent(n, k -> new java.util.ArrayList<>()).addAll(values));
             }
-        } catch (IllegalArgumentException e) {
-            throw InvalidInput.of("The parameters are malformed: " + e.getMessage());
+        } catch (StrictQueryString.Malformed e) {
+            throw InvalidInput.of(Text.of("http.task.parameters_malformed", e.reason()));
         }
         Map<String, String> single = new LinkedHashMap<>();
         for (var parameter : given.entrySet()) {
             String n = parameter.getKey();
             if (!parameterNames.contains(n)) {
                 throw new InvalidInput(n, parameterNames.isEmpty()
-                        ? "unknown parameter; " + name + " takes none"
-                        : "unknown parameter; " + name + " takes " + String.join(", ", parameterNames));
+                        ? Text.of("http.task.unknown_takes_none", name)
+                        : Text.of("http.task.unknown_takes", name, String.join(", ", parameterNames)));
             }
             if (parameter.getValue().size() > 1) {
-                throw new InvalidInput(n, "given " + parameter.getValue().size() + " times; give it once");
+                throw new InvalidInput(n, Text.of("http.task.repeated", parameter.getValue().size()));
             }
             String value = parameter.getValue().getFirst();
-            String fault = TextInput.fault(value);
+            Text fault = TextInput.fault(value);
             if (fault != null) {
                 throw new InvalidInput(n, fault);
             }
@@ -133,7 +134,7 @@ public abstract class OperatorTask extends HttpServlet {
         try (InputStream in = request.getInputStream()) {
             byte[] bytes = in.readNBytes(MAX_BODY + 1);
             if (bytes.length > MAX_BODY) {
-                throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE, "A task's form body is at most " + MAX_BODY + " bytes");
+                throw ApiProblem.of(ProblemType.PAYLOAD_TOO_LARGE, Text.of("http.task.body_too_large", MAX_BODY));
             }
             return new String(bytes, StandardCharsets.UTF_8);
         }
@@ -150,7 +151,7 @@ public abstract class OperatorTask extends HttpServlet {
         public String required(String name) {
             String value = values.get(name);
             if (value == null || value.isBlank()) {
-                throw new InvalidInput(name, "required");
+                throw new InvalidInput(name, Text.of("http.task.required"));
             }
             return value.strip();
         }
@@ -162,7 +163,7 @@ public abstract class OperatorTask extends HttpServlet {
                 return null;
             }
             if (!DIGITS.matcher(value).matches()) {
-                throw new InvalidInput(name, "must be a non-negative whole number (digits only), got '" + value + "'");
+                throw new InvalidInput(name, Text.of("http.task.not_whole_number", value));
             }
             return Long.parseLong(value);
         }
@@ -174,7 +175,7 @@ public abstract class OperatorTask extends HttpServlet {
                 return null;
             }
             if (value > Integer.MAX_VALUE) {
-                throw new InvalidInput(name, "must be at most " + Integer.MAX_VALUE);
+                throw new InvalidInput(name, Text.of("http.task.too_big", Integer.MAX_VALUE));
             }
             return value.intValue();
         }
@@ -188,7 +189,7 @@ public abstract class OperatorTask extends HttpServlet {
             return switch (value) {
                 case "true" -> true;
                 case "false" -> false;
-                default -> throw new InvalidInput(name, "must be true or false, got '" + value + "'");
+                default -> throw new InvalidInput(name, Text.of("http.task.not_boolean", value));
             };
         }
     }

@@ -1,6 +1,7 @@
 package pe.quipu.api.http;
 
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Text;
 
 /** The {@code limit} query parameter of a paged list: a page's size, from 1 to the list's maximum. */
 public final class PageLimit {
@@ -20,11 +21,11 @@ public final class PageLimit {
         }
         // At most 9 digits keeps parseInt safe.
         if (value.isEmpty() || value.length() > 9 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new InvalidInput("limit", "must be an integer from 1 to " + max);
+            throw new InvalidInput("limit", Text.of("http.limit.not_integer", max));
         }
         int limit = Integer.parseInt(value);
         if (limit < 1 || limit > max) {
-            throw new InvalidInput("limit", "must be an integer from 1 to " + max + ", not " + limit);
+            throw new InvalidInput("limit", Text.of("http.limit.out_of_range", max, limit));
         }
         return limit;
     }

@@ -1,6 +1,7 @@
 package pe.quipu.api.http;
 
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.Text;
 
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -15,10 +16,15 @@ public final class PathIds {
     }
 
     /** The path's UUID; {@link NotFound} with {@code notFound} as its detail when it is not one. */
-    public static UUID uuid(String id, String notFound) {
+    public static UUID uuid(String id, Text notFound) {
         if (!CANONICAL_UUID.matcher(id).matches()) {
             throw new NotFound(notFound);
         }
         return UUID.fromString(id);
+    }
+
+    @Deprecated(forRemoval = true)
+    public static UUID uuid(String id, String notFound) {
+        return uuid(id, Text.untranslated(notFound));
     }
 }

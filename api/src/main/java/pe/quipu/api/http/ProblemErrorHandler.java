@@ -10,6 +10,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
+import pe.quipu.api.domain.Language;
+import pe.quipu.api.domain.Text;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
@@ -56,6 +58,7 @@ public final class ProblemErrorHandler extends ErrorHandler {
         fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE));
         fields.put(new HttpField(HttpHeader.CACHE_CONTROL, "no-store"));
         fields.put(RequestIds.HEADER, id);
+        fields.put(new HttpField(HttpHeader.CONTENT_LANGUAGE, Language.ENGLISH.tag()));
         byte[][] body = new byte[1][];
         RequestIds.with(id, () -> body[0] = body(json, status));
         return ByteBuffer.wrap(body[0]);
@@ -70,21 +73,25 @@ public final class ProblemErrorHandler extends ErrorHandler {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
         response.getHeaders().put(RequestIds.HEADER, id);
+        Language language = Language.preferredBy(request.getHeaders().get(HttpHeader.ACCEPT_LANGUAGE));
+        response.getHeaders().put(HttpHeader.CONTENT_LANGUAGE, language.tag());
         byte[][] body = new byte[1][];
-        RequestIds.with(id, () -> body[0] = body(json, code));
+        RequestIds.with(id, () -> body[0] = RequestLanguage.with(language, () -> body(json, code)));
         response.write(true, ByteBuffer.wrap(body[0]), callback);
     }
 
     static byte[] body(ObjectMapper json, int code) {
         ProblemType type = ProblemType.forStatus(code);
-        String detail = switch (type) {
-            case NOT_FOUND -> "No resource at this path";
-            case INTERNAL_ERROR -> "An unexpected error occurred";
-            case VALIDATION_ERROR -> "The request could not be read: malformed request line, URI or headers";
+        Text detail = switch (type) {
+            case NOT_FOUND -> Text.of("http.no_resource_here");
+            case INTERNAL_ERROR -> Text.of("http.unexpected_error");
+            case VALIDATION_ERROR -> Text.of("http.request_unreadable");
             default -> type.title();
         };
         try {
-            return json.writeValueAsBytes(new Problem(type.wireName(), type.title(), code, detail, null));
+            Problem problem = Problem.of(type, detail);
+            return json.writeValueAsBytes(new Problem(problem.type(), problem.title(), code, problem.detail(),
+                    null, null));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -18,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException;
 import pe.quipu.api.domain.FieldError;
+import pe.quipu.api.domain.Text;
 
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -53,11 +54,13 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
             return ProblemResponses.of(jsonProblem(json), Map.of());
         }
         if (exception instanceof ConstraintViolationException violations) {
+            // Hibernate Validator's messages are English; Quipu's resources validate by hand, so none is expected here.
             List<FieldError> errors = violations.getConstraintViolations().stream()
-                    .map(v -> new FieldError(v.getPropertyPath().toString(), v.getMessage()))
+                    .map(v -> new FieldError(v.getPropertyPath().toString(),
+                            Text.of("http.constraint_violated", v.getMessage())))
                     .toList();
-            return ProblemResponses.of(new Problem(ProblemType.VALIDATION_ERROR.wireName(),
-                    ProblemType.VALIDATION_ERROR.title(), 400, "The request failed validation", errors), Map.of());
+            return ProblemResponses.of(Problem.of(ProblemType.VALIDATION_ERROR, Text.of("http.validation_failed"),
+                    errors, null), Map.of());
         }
         if (exception instanceof WebApplicationException web && web.getResponse().getStatus() < 500) {
             return containerProblem(web);
@@ -73,11 +76,11 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
         ProblemType type = ProblemType.forStatus(status);
         Map<String, String> headers = new LinkedHashMap<>();
         String path = uriInfo == null ? "" : "/" + uriInfo.getPath();
-        String detail = switch (type) {
-            case NOT_FOUND -> "No resource at " + path;
-            case METHOD_NOT_ALLOWED -> "This method is not allowed on " + path;
-            case UNSUPPORTED_MEDIA_TYPE -> "This endpoint takes Content-Type: application/json";
-            case NOT_ACCEPTABLE -> "This endpoint answers application/json";
+        Text detail = switch (type) {
+            case NOT_FOUND -> Text.of("http.no_resource_at", path);
+            case METHOD_NOT_ALLOWED -> Text.of("http.method_not_allowed_on", path);
+            case UNSUPPORTED_MEDIA_TYPE -> Text.of("http.takes_json");
+            case NOT_ACCEPTABLE -> Text.of("http.answers_json");
             default -> type.title();
         };
         if (web instanceof NotAllowedException) {
@@ -86,7 +89,7 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
                 headers.put(HttpHeaders.ALLOW, allow);
             }
         }
-        return ProblemResponses.of(new Problem(type.wireName(), type.title(), status, detail, null), headers);
+        return ProblemResponses.of(Problem.of(type, detail), headers);
     }
 
     /**
@@ -103,13 +106,13 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
     }
 
     private static Problem jsonProblem(JsonProcessingException json) {
-        String detail;
+        Text detail;
         if (json instanceof JsonParseException) {
-            detail = "The request body is not valid JSON";
+            detail = Text.of("http.body_not_json");
         } else if (json instanceof InvalidFormatException || json instanceof MismatchedInputException) {
-            detail = "The request body does not have the expected shape";
+            detail = Text.of("http.body_wrong_shape");
         } else {
-            detail = "The request body could not be read as JSON";
+            detail = Text.of("http.body_unreadable");
         }
         return Problem.of(ProblemType.VALIDATION_ERROR, detail);
     }
@@ -118,7 +121,7 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
         String reference = HexFormat.of().formatHex(randomBytes());
         LOG.error("Unexpected error, reference {}", reference, exception);
         return ProblemResponses.of(Problem.of(ProblemType.INTERNAL_ERROR,
-                "An unexpected error occurred. Reference: " + reference), Map.of());
+                Text.of("http.unexpected_error_reference", reference)), Map.of());
     }
 
     private static byte[] randomBytes() {

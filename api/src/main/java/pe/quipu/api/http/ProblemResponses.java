@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * The one error answer shape: status, {@code application/problem+json}, never cached; and the one place that
- * chooses the status and headers of each kind of refusal.
+ * chooses the status and headers of each kind of refusal. {@code Content-Language} says which language the words
+ * are in.
  */
 public final class ProblemResponses {
 
@@ -20,6 +21,7 @@ public final class ProblemResponses {
         Response.ResponseBuilder builder = Response.status(problem.status())
                 .type(Problem.MEDIA_TYPE)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
+                .header(HttpHeaders.CONTENT_LANGUAGE, Problem.language().tag())
                 .entity(problem);
         headers.forEach(builder::header);
         return builder.build();
@@ -47,7 +49,7 @@ public final class ProblemResponses {
             case DomainException.UpstreamUnavailable ignored -> ProblemType.UPSTREAM_UNAVAILABLE;
             case DomainException.Gone ignored -> ProblemType.GONE;
         };
-        return new Problem(type.wireName(), type.title(), type.status(), refusal.detail(),
+        return Problem.of(type, refusal.text(),
                 refusal instanceof DomainException.InvalidInput invalid && !invalid.errors().isEmpty()
                         ? invalid.errors() : null,
                 refusal instanceof DomainException.Gone gone ? gone.deletedAt() : null);

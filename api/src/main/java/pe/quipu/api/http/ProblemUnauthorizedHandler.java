@@ -3,6 +3,7 @@ package pe.quipu.api.http;
 import io.dropwizard.auth.UnauthorizedHandler;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import pe.quipu.api.domain.Text;
 
 import java.util.Map;
 
@@ -11,8 +12,7 @@ public final class ProblemUnauthorizedHandler implements UnauthorizedHandler {
 
     @Override
     public Response buildResponse(String prefix, String realm) {
-        return ProblemResponses.of(Problem.of(ProblemType.UNAUTHORIZED,
-                        "Send a valid API key (data endpoints) or access token (account endpoints) as Authorization: Bearer <credential>"),
+        return ProblemResponses.of(Problem.of(ProblemType.UNAUTHORIZED, Text.of("http.send_credential")),
                 Map.of(HttpHeaders.WWW_AUTHENTICATE, prefix + " realm=\"" + realm + "\""));
     }
 }

@@ -1,5 +1,7 @@
 package pe.quipu.api.http;
 
+import pe.quipu.api.domain.Text;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
@@ -18,7 +20,7 @@ public final class RequestBody {
      * The whole body, or a 413 with {@code tooLarge} as its detail when it is longer than {@code limit} bytes (at most
      * {@code limit + 1} bytes are read, or inflated for a gzip body).
      */
-    public static byte[] readAtMost(InputStream body, int limit, String tooLarge) {
+    public static byte[] readAtMost(InputStream body, int limit, Text tooLarge) {
         byte[] bytes;
         try {
             bytes = body.readNBytes(limit + 1);
@@ -32,8 +34,13 @@ public final class RequestBody {
         return bytes;
     }
 
+    @Deprecated(forRemoval = true)
+    public static byte[] readAtMost(InputStream body, int limit, String tooLarge) {
+        return readAtMost(body, limit, Text.untranslated(tooLarge));
+    }
+
     static ApiProblem notArrived() {
-        return ApiProblem.of(ProblemType.VALIDATION_ERROR, "The request body did not arrive in full: the connection "
-                + "failed or went quiet while it was read", Map.of("Connection", "close"));
+        return ApiProblem.of(ProblemType.VALIDATION_ERROR, Text.of("http.body_not_arrived"),
+                Map.of("Connection", "close"));
     }
 }

@@ -9,6 +9,8 @@ import jakarta.ws.rs.core.HttpHeaders;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.gzip.GzipHandler;
 
+import pe.quipu.api.domain.Text;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,7 +88,7 @@ public final class RequestContentEncoding implements ContainerRequestFilter {
 
         private static ApiProblem refusal() {
             return ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE,
-                    "Send the body as it is or with Content-Encoding: gzip; no other content coding is read",
+                    Text.of("http.encoding.gzip_only"),
                     Map.of("Accept-Encoding", "gzip"));
         }
     }
@@ -130,7 +132,7 @@ public final class RequestContentEncoding implements ContainerRequestFilter {
                 if (source.failure != null) {
                     throw source.failure;
                 }
-                throw ApiProblem.of(ProblemType.VALIDATION_ERROR, "The body is not valid gzip");
+                throw ApiProblem.of(ProblemType.VALIDATION_ERROR, Text.of("http.encoding.bad_gzip"));
             }
         }
 

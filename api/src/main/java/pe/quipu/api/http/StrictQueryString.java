@@ -2,6 +2,7 @@ package pe.quipu.api.http;
 
 import jakarta.servlet.http.HttpServletRequest;
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Text;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -39,19 +40,19 @@ public final class StrictQueryString {
         Map<String, List<String>> parameters;
         try {
             parameters = parse(request.getQueryString());
-        } catch (IllegalArgumentException e) {
-            throw InvalidInput.of("The query string is malformed: " + e.getMessage());
+        } catch (Malformed e) {
+            throw InvalidInput.of(Text.of("http.query.malformed", e.reason()));
         }
         Map<String, String> single = new HashMap<>();
         for (var parameter : parameters.entrySet()) {
             String name = parameter.getKey();
             if (!known.contains(name)) {
                 throw new InvalidInput(name, known.isEmpty()
-                        ? "unknown query parameter; this endpoint takes none"
-                        : "unknown query parameter; this endpoint takes " + String.join(", ", known));
+                        ? Text.of("http.query.unknown_takes_none")
+                        : Text.of("http.query.unknown_takes", String.join(", ", known)));
             }
             if (parameter.getValue().size() > 1) {
-                throw new InvalidInput(name, "given " + parameter.getValue().size() + " times; give it at most once");
+                throw new InvalidInput(name, Text.of("http.query.repeated", parameter.getValue().size()));
             }
             single.put(name, parameter.getValue().getFirst());
         }
@@ -61,7 +62,7 @@ public final class StrictQueryString {
     /**
      * @param raw the query as received, without {@code ?}; {@code null} or empty for none
      * @return decoded name → decoded values, in the order first seen
-     * @throws IllegalArgumentException saying what is malformed
+     * @throws Malformed saying what is malformed
      */
     public static Map<String, List<String>> parse(String raw) {
         Map<String, List<String>> parameters = new LinkedHashMap<>();
@@ -80,6 +81,20 @@ public final class StrictQueryString {
         return parameters;
     }
 
+    /** A query string that cannot be decoded, and why. */
+    public static final class Malformed extends IllegalArgumentException {
+        private final Text reason;
+
+        Malformed(Text reason) {
+            super(reason.english(), null);
+            this.reason = reason;
+        }
+
+        public Text reason() {
+            return reason;
+        }
+    }
+
     static String decode(String text) {
         if (plain(text)) {
             return text; // ASCII without '%' or '+' decodes to itself: fuente=sunat, fecha=2026-09-29.
@@ -91,7 +106,7 @@ public final class StrictQueryString {
                 int high = i + 2 < text.length() ? hex(text.charAt(i + 1)) : -1;
                 int low = i + 2 < text.length() ? hex(text.charAt(i + 2)) : -1;
                 if (high < 0 || low < 0) {
-                    throw new IllegalArgumentException("'%' must be followed by two hexadecimal digits");
+                    throw new Malformed(Text.of("http.query.bad_percent"));
                 }
                 bytes.write(high << 4 | low);
                 i += 3;
@@ -112,7 +127,7 @@ public final class StrictQueryString {
                     .decode(ByteBuffer.wrap(bytes.toByteArray()))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("percent-encoded bytes must be UTF-8");
+            throw new Malformed(Text.of("http.query.not_utf8"));
         }
     }
 

@@ -1,5 +1,7 @@
 package pe.quipu.api.http;
 
+import pe.quipu.api.domain.Text;
+
 import java.text.Normalizer;
 
 /**
@@ -13,28 +15,28 @@ public final class TextInput {
     }
 
     /** Why {@code text} is refused, or null when it is acceptable. */
-    public static String fault(String text) {
+    public static Text fault(String text) {
         for (int i = 0; i < text.length(); ) {
             char c = text.charAt(i);
             if (Character.isHighSurrogate(c)) {
                 if (i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
-                    return "must not contain a lone surrogate";
+                    return Text.of("http.text.lone_surrogate");
                 }
                 int cp = Character.toCodePoint(c, text.charAt(i + 1));
                 if (isNonCharacter(cp)) {
-                    return "must not contain Unicode non-characters";
+                    return Text.of("http.text.noncharacter");
                 }
                 i += 2;
                 continue;
             }
             if (Character.isLowSurrogate(c)) {
-                return "must not contain a lone surrogate";
+                return Text.of("http.text.lone_surrogate");
             }
             if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
-                return "must not contain control characters";
+                return Text.of("http.text.control_character");
             }
             if (isNonCharacter(c)) {
-                return "must not contain Unicode non-characters";
+                return Text.of("http.text.noncharacter");
             }
             i++;
         }
