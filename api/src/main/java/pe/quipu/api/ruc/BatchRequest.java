@@ -7,6 +7,8 @@ import pe.quipu.api.domain.FieldError;
 import pe.quipu.api.domain.StrictJson;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.api.domain.Text;
+import pe.quipu.api.domain.RucFaults;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +23,6 @@ public final class BatchRequest {
     /** The schema's limit (interface spec, Limits); plan caps are lower or equal. */
     public static final int MAX_RUCS = 100;
 
-    private static final String SHAPE = "send {\"rucs\": [\"20100227461\", …]} with 1 to " + MAX_RUCS + " RUCs";
 
     private final StrictJson json;
 
@@ -42,15 +43,15 @@ public final class BatchRequest {
     public Batch readBatch(byte[] body) {
         JsonNode root = this.json.tree(body);
         if (root == null || root.isMissingNode()) {
-            throw InvalidInput.of("The request body is empty; " + SHAPE);
+            throw InvalidInput.of(Text.of("ruc.batch.empty", shape()));
         }
         if (!root.isObject()) {
-            throw InvalidInput.of("The request body must be a JSON object, not " + kind(root) + "; " + SHAPE);
+            throw InvalidInput.of(Text.of("ruc.batch.not_object", kind(root), shape()));
         }
         List<FieldError> errors = new ArrayList<>();
         root.fieldNames().forEachRemaining(name -> {
             if (!name.equals("rucs") && !name.equals("include")) {
-                errors.add(new FieldError(name, "unknown member; the body takes \"rucs\" and \"include\""));
+                errors.add(new FieldError(name, Text.of("ruc.batch.unknown_member")));
             }
         });
         List<Ruc> rucs = rucs(root.get("rucs"), errors);
@@ -66,8 +67,7 @@ public final class BatchRequest {
             return Include.NOTHING;
         }
         if (!node.isArray()) {
-            errors.add(new FieldError("include", "must be an array of names (" + Include.NAMES + "), not "
-                    + kind(node)));
+            errors.add(new FieldError("include", Text.of("ruc.batch.include_not_array", Include.NAMES, kind(node))));
             return Include.NOTHING;
         }
         List<String> names = new ArrayList<>();
@@ -75,37 +75,40 @@ public final class BatchRequest {
             JsonNode element = node.get(i);
             String field = "include[" + i + "]";
             if (!element.isTextual()) {
-                errors.add(new FieldError(field, "must be one of " + Include.NAMES + ", not " + kind(element)));
+                errors.add(new FieldError(field, Text.of("ruc.batch.include_not_name", Include.NAMES, kind(element))));
                 continue;
             }
             String name = element.textValue();
             if (name.equals("padrones") || name.equals("anexos")) {
                 names.add(name);
             } else {
-                errors.add(new FieldError(field, "unknown name; include takes " + Include.NAMES
-                        + ", one per element"));
+                errors.add(new FieldError(field, Text.of("ruc.batch.include_unknown", Include.NAMES)));
             }
         }
         return Include.of(names, "include");
     }
 
 
+    /** How a batch body is shaped, for the refusals of one that is not. */
+    private static Text shape() {
+        return Text.of("ruc.batch.shape", MAX_RUCS);
+    }
+
     private static List<Ruc> rucs(JsonNode node, List<FieldError> errors) {
         if (node == null) {
-            errors.add(new FieldError("rucs", "is required; " + SHAPE));
+            errors.add(new FieldError("rucs", Text.of("ruc.batch.rucs_required", shape())));
             return List.of();
         }
         if (!node.isArray()) {
-            errors.add(new FieldError("rucs", "must be an array of RUC strings, not " + kind(node)));
+            errors.add(new FieldError("rucs", Text.of("ruc.batch.rucs_not_array", kind(node))));
             return List.of();
         }
         if (node.isEmpty()) {
-            errors.add(new FieldError("rucs", "must hold at least 1 RUC"));
+            errors.add(new FieldError("rucs", Text.of("ruc.batch.rucs_empty")));
             return List.of();
         }
         if (node.size() > MAX_RUCS) {
-            errors.add(new FieldError("rucs",
-                    "must hold at most " + MAX_RUCS + " RUCs, got " + node.size()));
+            errors.add(new FieldError("rucs", Text.of("ruc.batch.rucs_too_many", MAX_RUCS, node.size())));
             return List.of();
         }
         List<Ruc> rucs = new ArrayList<>(node.size());
@@ -113,27 +116,27 @@ public final class BatchRequest {
             JsonNode element = node.get(i);
             String field = "rucs[" + i + "]";
             if (!element.isTextual()) {
-                errors.add(new FieldError(field, "must be a string of 11 digits, not " + kind(element)));
+                errors.add(new FieldError(field, Text.of("ruc.batch.ruc_not_string", kind(element))));
                 continue;
             }
             try {
                 rucs.add(Ruc.parse(element.textValue()));
             } catch (InvalidRucException e) {
-                errors.add(new FieldError(field, e.getMessage()));
+                errors.add(new FieldError(field, RucFaults.of(element.textValue(), e)));
             }
         }
         return rucs;
     }
 
-    private static String kind(JsonNode node) {
-        return switch (node.getNodeType()) {
-            case ARRAY -> "an array";
-            case OBJECT, POJO -> "an object";
-            case NUMBER -> "a number";
-            case BOOLEAN -> "a boolean";
-            case NULL -> "null";
-            case STRING, BINARY -> "a string";
-            case MISSING -> "nothing";
-        };
+    private static Text kind(JsonNode node) {
+        return Text.of(switch (node.getNodeType()) {
+            case ARRAY -> "ruc.batch.kind.array";
+            case OBJECT, POJO -> "ruc.batch.kind.object";
+            case NUMBER -> "ruc.batch.kind.number";
+            case BOOLEAN -> "ruc.batch.kind.boolean";
+            case NULL -> "ruc.batch.kind.null";
+            case STRING, BINARY -> "ruc.batch.kind.string";
+            case MISSING -> "ruc.batch.kind.nothing";
+        });
     }
 }

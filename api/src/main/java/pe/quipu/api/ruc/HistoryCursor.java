@@ -3,6 +3,7 @@ package pe.quipu.api.ruc;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.Cursors;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.api.domain.Text;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -41,15 +42,13 @@ record HistoryCursor(String ruc, Instant at, long id) {
     static HistoryCursor decode(String text, Ruc ruc) {
         Matcher m = Cursors.fields(text, MAX_LENGTH, FIELDS, HistoryCursor::notACursor);
         if (!m.group(1).equals(ruc.value())) {
-            throw new InvalidInput("cursor", "belongs to the history of another RUC: send it with the RUC whose"
-                    + " page gave it, or no cursor");
+            throw new InvalidInput("cursor", Text.of("ruc.history.cursor_other_ruc"));
         }
         return new HistoryCursor(m.group(1), Instant.EPOCH.plus(Long.parseLong(m.group(2)), ChronoUnit.MICROS),
                 Long.parseLong(m.group(3)));
     }
 
     private static InvalidInput notACursor() {
-        return new InvalidInput("cursor", "is not a cursor this history gave: send the nextCursor of an earlier page"
-                + " as it came");
+        return new InvalidInput("cursor", Text.of("ruc.history.not_a_cursor"));
     }
 }

@@ -1,6 +1,7 @@
 package pe.quipu.api.ruc;
 
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Text;
 
 import java.util.List;
 
@@ -38,8 +39,7 @@ public record Include(boolean padrones, boolean anexos) {
                         }
                         case "padrones" -> padrones = true;
                         case "anexos" -> anexos = true;
-                        default -> throw new InvalidInput(field, "unknown name '" + shown(item)
-                                + "'; include takes " + NAMES + ", comma-separated");
+                        default -> throw new InvalidInput(field, Text.of("ruc.include.unknown_name", shown(item), NAMES));
                     }
                 }
             }

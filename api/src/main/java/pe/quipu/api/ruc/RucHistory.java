@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.api.domain.Text;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,8 +50,7 @@ public final class RucHistory {
                     ? log.newest(ruc.value(), from, limit + 1)
                     : log.after(ruc.value(), from, after.at(), after.id(), limit + 1);
             if (found.isEmpty() && !log.seen(ruc.value(), from)) {
-                throw new NotFound("No taxpayer with RUC " + ruc.value() + " in the registry, nor in its change"
-                        + " log");
+                throw new NotFound(Text.of("ruc.history.not_found", ruc.value()));
             }
             return found;
         });

@@ -22,6 +22,7 @@ import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.api.domain.RucFaults;
 
 import java.util.List;
 import java.util.Map;
@@ -54,7 +55,7 @@ public final class RucHistoryResource {
         try {
             ruc = Ruc.parse(text);
         } catch (InvalidRucException e) {
-            throw new InvalidInput("ruc", e.getMessage());
+            throw new InvalidInput("ruc", RucFaults.of(text, e));
         }
         Map<String, String> parameters = StrictQueryString.single(request, PARAMETERS);
         int limit = PageLimit.parse(parameters.get("limit"), DEFAULT_LIMIT, MAX_LIMIT);

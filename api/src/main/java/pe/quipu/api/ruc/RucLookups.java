@@ -3,6 +3,7 @@ package pe.quipu.api.ruc;
 import pe.quipu.api.domain.DomainException.PlanForbids;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.api.domain.Text;
 
 import java.util.List;
 import java.util.Map;
@@ -41,8 +42,7 @@ public final class RucLookups {
     /** A batch of more RUCs than the account's plan allows per request is refused whole. */
     static void requireWithinCap(AccountLimits account, int rucs) {
         if (rucs > account.batchCap()) {
-            throw new PlanForbids("A batch of " + rucs + " RUCs is over the " + account.plan() + " plan's cap of "
-                    + account.batchCap() + " RUCs per request");
+            throw new PlanForbids(Text.of("ruc.batch.over_cap", rucs, account.plan(), account.batchCap()));
         }
     }
 }

@@ -34,6 +34,9 @@ import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.api.domain.Text;
+import pe.quipu.api.domain.RucFaults;
+import pe.quipu.api.http.RequestLanguage;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +80,7 @@ public final class RucResource {
         try {
             ruc = Ruc.parse(text);
         } catch (InvalidRucException e) {
-            throw new InvalidInput("ruc", e.getMessage());
+            throw new InvalidInput("ruc", RucFaults.of(text, e));
         }
         Include asked = Include.of(include, "include");
         Optional<RucAnswers.Answer> found = lookups.find(ruc, asked);
@@ -108,15 +111,14 @@ public final class RucResource {
                           @Context ContainerRequestContext request, InputStream body) {
         if (contentType == null || contentType.isBlank()) {
             // Jersey lets a body without a Content-Type through; the spec asks for application/json.
-            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, "Send the body with Content-Type: application/json");
+            throw ApiProblem.of(ProblemType.UNSUPPORTED_MEDIA_TYPE, Text.of("http.send_json"));
         }
         BatchRequest.Batch batch = batchRequest.readBatch(RequestBody.readAtMost(body, MAX_BATCH_BODY_BYTES,
-                "A batch body is at most " + MAX_BATCH_BODY_BYTES + " bytes; send at most " + BatchRequest.MAX_RUCS
-                        + " RUCs"));
+                Text.of("ruc.batch.body_too_large", MAX_BATCH_BODY_BYTES, BatchRequest.MAX_RUCS)));
         List<Ruc> rucs = batch.rucs();
         // Once the request is known to be well formed: the plan's cap, then the quota's N units, then the lookups.
         AccountLimits account = limits.get(caller.accountId())
-                .orElseThrow(() -> new Unauthenticated("This key's account no longer exists"));
+                .orElseThrow(() -> new Unauthenticated(Text.of("ruc.account_gone")));
         Map<String, RucAnswers.Answer> found = lookups.findBatch(account, rucs, batch.include(),
                 units -> MeteringFeature.ticket(request).ifPresent(ticket -> ticket.reserve(units)));
         List<BatchEntry> results = new ArrayList<>(rucs.size());
@@ -125,15 +127,15 @@ public final class RucResource {
             results.add(answer != null
                     ? new BatchEntry.Ok(ruc.value(), new RawValue(new String(answer.body(), StandardCharsets.UTF_8)))
                     : new BatchEntry.Failed(ruc.value(), new BatchEntry.Error(ProblemType.NOT_FOUND.wireName(),
-                            ProblemType.NOT_FOUND.status(), notFound(ruc))));
+                            ProblemType.NOT_FOUND.status(), notFound(ruc).in(RequestLanguage.current()))));
         }
         return Response.ok(BatchResult.of(results))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .build();
     }
 
-    private static String notFound(Ruc ruc) {
-        return "No taxpayer with RUC " + ruc.value() + " in the registry";
+    private static Text notFound(Ruc ruc) {
+        return Text.of("ruc.not_found", ruc.value());
     }
 
 }

@@ -5,6 +5,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.core.ruc.RegistrySearch;
+import pe.quipu.api.domain.Text;
 
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
@@ -99,8 +100,7 @@ public final class RucSearch {
             List<String> words = Arrays.stream(start.text().split(" "))
                     .filter(w -> w.length() >= MIN_WORD).distinct().toList();
             if (words.isEmpty()) {
-                throw new InvalidInput("q", "must hold at least one word of " + MIN_WORD
-                        + " or more letters or digits");
+                throw new InvalidInput("q", Text.of("ruc.search.q_no_word", MIN_WORD));
             }
             if (after != null && after.generation() != start.generation()) {
                 throw stale();
@@ -284,7 +284,6 @@ public final class RucSearch {
     }
 
     private static InvalidInput stale() {
-        return new InvalidInput("cursor", "was made before the registry was reloaded; its order no longer holds:"
-                + " start the search again without a cursor");
+        return new InvalidInput("cursor", Text.of("ruc.search.cursor_stale"));
     }
 }

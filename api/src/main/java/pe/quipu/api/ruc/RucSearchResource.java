@@ -22,6 +22,7 @@ import pe.quipu.api.http.ProblemType;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.core.ruc.Ruc;
+import pe.quipu.api.domain.Text;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -64,15 +65,13 @@ public final class RucSearchResource {
     @GET
     public Response search(@Auth ApiKeyPrincipal caller, @Context HttpServletRequest request) {
         if (!enabled) {
-            throw ApiProblem.of(ProblemType.SERVICE_UNAVAILABLE, "Search by name is turned off on this server"
-                    + " (search.enabled: false), so the registry has no search index; look RUCs up with"
-                    + " GET /v1/ruc/{ruc}");
+            throw ApiProblem.of(ProblemType.SERVICE_UNAVAILABLE, Text.of("ruc.search.off"));
         }
         Map<String, String> parameters = StrictQueryString.single(request, PARAMETERS);
         String q = q(parameters.get("q"));
         String ubigeo = parameters.get("ubigeo");
         if (ubigeo != null && !UBIGEO.matcher(ubigeo).matches()) {
-            throw new InvalidInput("ubigeo", "must be 2, 4 or 6 digits (a department, province or district prefix)");
+            throw new InvalidInput("ubigeo", Text.of("ruc.search.ubigeo_digits"));
         }
         String estado = filter(parameters, "estado");
         String condicion = filter(parameters, "condicion");
@@ -85,8 +84,7 @@ public final class RucSearchResource {
         if (cursor != null) {
             after = SearchCursor.decode(cursor);
             if (!after.search().equals(fingerprint)) {
-                throw new InvalidInput("cursor", "belongs to a search with other parameters: send the same q,"
-                        + " ubigeo, estado, condicion and limit as the page that gave it, or no cursor");
+                throw new InvalidInput("cursor", Text.of("ruc.search.cursor_other_search"));
             }
         }
 
@@ -106,16 +104,16 @@ public final class RucSearchResource {
 
     private static String q(String q) {
         if (q == null) {
-            throw new InvalidInput("q", "is required: the name, or words of it, to search for (3-100 characters)");
+            throw new InvalidInput("q", Text.of("ruc.search.q_required"));
         }
         String stripped = q.strip();
         if (LOOKS_LIKE_RUC.matcher(stripped).matches()) {
-            throw new InvalidInput("q", "looks like a RUC; look it up with GET /v1/ruc/" + stripped);
+            throw new InvalidInput("q", Text.of("ruc.search.q_is_ruc", stripped));
         }
         // Counted in code points of the value as received, like the ubigeo search's q.
         int length = q.codePointCount(0, q.length());
         if (length < MIN_Q || length > MAX_Q) {
-            throw new InvalidInput("q", "must be " + MIN_Q + "-" + MAX_Q + " characters, not " + length);
+            throw new InvalidInput("q", Text.of("ruc.search.q_length", MIN_Q, MAX_Q, length));
         }
         return q;
     }
@@ -127,8 +125,7 @@ public final class RucSearchResource {
             return null;
         }
         if (value.isBlank() || value.length() > MAX_FILTER) {
-            throw new InvalidInput(name, "must be 1-" + MAX_FILTER + " characters, as the registry shows it"
-                    + " (e.g. ACTIVO, HABIDO)");
+            throw new InvalidInput(name, Text.of("ruc.search.filter_length", MAX_FILTER));
         }
         return value.strip().toUpperCase(Locale.ROOT);
     }

@@ -2,6 +2,7 @@ package pe.quipu.api.ruc;
 
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.Cursors;
+import pe.quipu.api.domain.Text;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -63,7 +64,6 @@ record SearchCursor(long generation, String search, int tier, float score, Strin
     }
 
     private static InvalidInput notACursor() {
-        return new InvalidInput("cursor", "is not a cursor this search gave: send the nextCursor of an earlier page"
-                + " as it came");
+        return new InvalidInput("cursor", Text.of("ruc.search.not_a_cursor"));
     }
 }

@@ -248,8 +248,10 @@ class DashboardBrowserTest {
         waitForText(By.cssSelector("#webhooks-list .empty"), "no incluye webhooks");
         type(By.id("webhook-url"), receiver.url("/quipu"));
         click(By.id("webhook-create"));
-        waitForText(By.cssSelector("form .alert.error"), "Tu plan no lo permite");
-        assertThat(driver.findElement(By.cssSelector("form .alert.error")).getText()).contains("plan");
+        // The page asks for Spanish (Accept-Language: es-PE): the Problem's title and detail are the API's, in Spanish.
+        waitForText(By.cssSelector("form .alert.error"), "La solicitud excede lo que permite el plan");
+        assertThat(driver.findElement(By.cssSelector("form .alert.error")).getText()).contains("plan")
+                .doesNotContain(" the ", " plan allows ");
         assertConsole("webhooks (free)", List.of("/v1/webhooks - Failed to load resource: the server responded with a status of 403"));
     }
 

@@ -45,7 +45,7 @@ class HistoryCursorTest {
         assertThatThrownBy(() -> HistoryCursor.decode(text, RUC))
                 .isInstanceOfSatisfying(InvalidInput.class, e -> {
                     assertThat(e.errors()).extracting(f -> f.field()).containsExactly("cursor");
-                    assertThat(e.errors().getFirst().message()).contains("another RUC");
+                    assertThat(e.errors().getFirst().message().english()).contains("another RUC");
                 });
     }
 
@@ -75,7 +75,7 @@ class HistoryCursorTest {
         assertThatThrownBy(() -> HistoryCursor.decode(text, RUC))
                 .isInstanceOfSatisfying(InvalidInput.class, e -> {
                     assertThat(e.errors()).extracting(f -> f.field()).containsExactly("cursor");
-                    assertThat(e.errors().getFirst().message()).contains("not a cursor");
+                    assertThat(e.errors().getFirst().message().english()).contains("not a cursor");
                 });
     }
 }

@@ -13,6 +13,9 @@ let accessToken = null;
 let refreshTimer = null;
 const listeners = new Set();
 
+/** The page is in Spanish, so the API's Problems are asked for in Spanish too: one language on screen. */
+const LANGUAGE = "es-PE";
+
 /** An error answer: status and its Problem Details (type, title, status, detail, errors). */
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -73,7 +76,7 @@ export function refresh() {
     try {
       response = await fetch("/v1/auth/refresh", {
         method: "POST",
-        headers: { "X-Quipu-CSRF": "1", Accept: "application/json" },
+        headers: { "X-Quipu-CSRF": "1", Accept: "application/json", "Accept-Language": LANGUAGE },
         credentials: "same-origin",
         cache: "no-store",
       });
@@ -100,7 +103,7 @@ export async function restore() {
 }
 
 function send(method, path, body, extraHeaders) {
-  const headers = { Accept: "application/json", ...extraHeaders };
+  const headers = { Accept: "application/json", "Accept-Language": LANGUAGE, ...extraHeaders };
   if (accessToken) {
     headers.Authorization = `Bearer ${accessToken}`;
   }

@@ -122,26 +122,16 @@ export function alertBox() {
   };
 }
 
-const TITLES = {
-  validation_error: "Datos no válidos",
-  unauthorized: "Sin autorización",
-  forbidden_scope: "Falta un permiso",
-  forbidden_plan: "Tu plan no lo permite",
-  not_found: "No encontrado",
-  conflict: "Conflicto",
-  gone: "Cuenta eliminada",
-  rate_limited: "Demasiadas solicitudes",
-  quota_exceeded: "Cuota agotada",
-  internal_error: "Error interno",
-};
-
-/** What an error says: the Problem's title in Spanish, its detail as the API wrote it, and each field's message. */
+/**
+ * What an error says: the Problem's title, its detail and each field's message, all in Spanish (the API answers in
+ * the language the page asks for).
+ */
 export function describe(error) {
   const problem = error && error.problem;
   if (!problem) {
     return [h("p", {}, "No se pudo completar la acción: ", (error && error.message) || "error de red", ".")];
   }
-  const parts = [h("p", {}, h("strong", {}, `${TITLES[problem.type] || problem.title || "Error"}: `), problem.detail || "")];
+  const parts = [h("p", {}, h("strong", {}, `${problem.title || "Error"}: `), problem.detail || "")];
   if (Array.isArray(problem.errors) && problem.errors.length > 0) {
     parts.push(h("ul", {}, problem.errors.map((e) => h("li", {}, h("code", {}, e.field), ": ", e.message))));
   }
