@@ -7,7 +7,7 @@ import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.Gone;
-import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -67,7 +67,7 @@ public final class AccountDeletion {
         Deleted deleted = jdbi.inTransaction(h -> {
             Rows rows = h.attach(Rows.class);
             State state = rows.lock(account)
-                    .orElseThrow(() -> new Unauthenticated("This account no longer exists"));
+                    .orElseThrow(Profiles::accountGone);
             if (state.deletedAt() != null) {
                 throw gone(state.deletedAt());
             }
@@ -96,7 +96,7 @@ public final class AccountDeletion {
     }
 
     static Gone gone(Instant deletedAt) {
-        return new Gone("This account was deleted on " + deletedAt + "; its data is purged 30 days after", deletedAt);
+        return new Gone(Text.of("accounts.deleted", deletedAt), deletedAt);
     }
 
     public record State(Instant deletedAt) {

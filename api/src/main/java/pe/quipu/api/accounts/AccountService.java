@@ -9,6 +9,7 @@ import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.throttle.KeyedThrottle;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.plans.Subscriptions;
 
 import java.sql.SQLException;
@@ -63,8 +64,7 @@ public final class AccountService {
     /** A new account on the free plan; {@link Conflict} when the email is taken (compared by {@link EmailIdentity}). */
     public Account signup(String email, String password, String nombre, AuditLog.Origin origin) {
         throttle.refuseSignup(origin.ip()).ifPresent(retryAfter -> {
-            throw new RateLimited("Too many attempts from this address; try again in " + retryAfter + " seconds",
-                    retryAfter);
+            throw new RateLimited(Text.of("accounts.signup.throttled", KeyedThrottle.seconds(retryAfter)), retryAfter);
         });
         // The daily cap per address, counted after the per-minute allowance so that a burst refused there costs
         // none of the day's signups.
@@ -83,7 +83,7 @@ public final class AccountService {
             });
         } catch (UnableToExecuteStatementException e) {
             if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
-                throw new Conflict("An account with this email already exists");
+                throw new Conflict(Text.of("accounts.signup.email_taken"));
             }
             throw e;
         }
@@ -98,7 +98,7 @@ public final class AccountService {
     public TokenPair login(String email, String password, AuditLog.Origin origin) {
         LoginThrottle.Admission admission = throttle.admit(email, origin.ip(), this::isUsualAddress);
         if (admission instanceof LoginThrottle.Admission.Throttled(long retryAfter)) {
-            throw new RateLimited("Too many login attempts; try again in " + retryAfter + " seconds", retryAfter);
+            throw new RateLimited(Text.of("accounts.login.throttled", KeyedThrottle.seconds(retryAfter)), retryAfter);
         }
         Optional<AccountRows.Credentials> account = jdbi.withHandle(h -> h.attach(AccountRows.class)
                 .credentials(email, EmailIdentity.of(email)));
@@ -114,7 +114,7 @@ public final class AccountService {
             // Whoever failed may not be the account holder: the row keeps the fact and the time, not their address.
             account.ifPresent(a -> jdbi.useTransaction(h ->
                     audit.record(h, a.id(), "login.failed", AuditLog.Origin.UNRECORDED, Map.of())));
-            throw new Unauthenticated("Email or password is wrong");
+            throw new Unauthenticated(Text.of("accounts.login.wrong_credentials"));
         }
         throttle.giveBack((LoginThrottle.Admission.Admitted) admission);
         UUID accountId = account.get().id();
@@ -178,11 +178,10 @@ public final class AccountService {
             case Refreshed.ReuseDetected(SessionRows.Denial denial) -> {
                 // This instance refuses the session's access tokens at once; the others on the notification.
                 denylist.deny(denial);
-                throw new Unauthenticated("This refresh token was already used, so the session "
-                        + "has been revoked as a precaution; log in again");
+                throw new Unauthenticated(Text.of("accounts.refresh.reused"));
             }
             case Refreshed.Refused() ->
-                    throw new Unauthenticated("The refresh token is not valid or has expired; log in again");
+                    throw new Unauthenticated(Text.of("accounts.refresh.invalid"));
         };
     }
 

@@ -12,6 +12,7 @@ import pe.quipu.api.keys.ApiKeySecret;
 import pe.quipu.api.platform.Periodic;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.platform.Platform;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -52,7 +53,7 @@ public final class Accounts {
         AccountService accounts = new AccountService(jdbi, clock, new PasswordHasher(), accessTokens, platform.audit(),
                 refreshLifetime, accessLifetime, throttle.throttle(clock),
                 throttle.getUsualAddressWindow().toJavaDuration(), denylist,
-                auth.getSignupThrottle().throttle("signups from this address", clock));
+                auth.getSignupThrottle().throttle(Text.of("accounts.throttle.signups"), clock));
         environment.jersey().register(new AuthResource(accounts, bodies, refreshLifetime));
         environment.jersey().register(new JwksResource(accessTokens));
         // Expired refresh tokens, ended sessions and expired denylist rows are deleted daily.
@@ -63,7 +64,7 @@ public final class Accounts {
 
         // The profile (a changed alert threshold evicts the account's limits everywhere) and its deletion.
         environment.jersey().register(new MeResource(new Profiles(jdbi, platform.audit(), limits,
-                auth.getEmailChangeThrottle().throttle("email changes for this account", clock)), deletion, bodies));
+                auth.getEmailChangeThrottle().throttle(Text.of("accounts.throttle.email_changes"), clock)), deletion, bodies));
         // Accounts deleted 30 days ago or more are purged daily (and by the purge-deleted task).
         AccountPurge purge = new AccountPurge(jdbi, clock);
         platform.manage(Periodic.every("quipu-account-purge", AccountPurge.FIRST_DELAY, AccountPurge.EVERY,

@@ -20,6 +20,7 @@ import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
 import pe.quipu.api.http.TextInput;
+import pe.quipu.api.domain.Text;
 
 import java.io.InputStream;
 import java.time.Duration;
@@ -74,9 +75,9 @@ public final class AuthResource {
         String email = email(fields, true);
         String password = fields.text("password", true);
         if (password != null && password.length() < MIN_PASSWORD) {
-            fields.reject("password", "must be at least " + MIN_PASSWORD + " characters");
+            fields.reject("password", Text.of("accounts.password.too_short", MIN_PASSWORD));
         } else if (password != null && password.length() > MAX_PASSWORD) {
-            fields.reject("password", "must be at most " + MAX_PASSWORD + " characters");
+            fields.reject("password", Text.of("accounts.password.too_long", MAX_PASSWORD));
         }
         String nombre = nombre(fields, true);
         fields.validate();
@@ -93,7 +94,7 @@ public final class AuthResource {
         String email = fields.text("email", true);
         String password = fields.text("password", true);
         if (password != null && password.length() > MAX_PASSWORD) {
-            fields.reject("password", "must be at most " + MAX_PASSWORD + " characters");
+            fields.reject("password", Text.of("accounts.password.too_long", MAX_PASSWORD));
         }
         fields.validate();
         TokenPair tokens = accounts.login(email.strip(), password, Origins.of(request));
@@ -154,13 +155,11 @@ public final class AuthResource {
      */
     private static String fromCookie(String cookie, String csrf) {
         if (!"1".equals(csrf)) {
-            throw new InvalidInput(CSRF_HEADER, (csrf == null ? "is required" : "must be 1")
-                    + " to refresh with the " + REFRESH_COOKIE + " cookie (Quipu's pages send it; a cross-site form"
-                    + " cannot), or send the refresh token in the body");
+            throw new InvalidInput(CSRF_HEADER, csrf == null ? Text.of("accounts.refresh.csrf_missing", REFRESH_COOKIE)
+                    : Text.of("accounts.refresh.csrf_not_one", REFRESH_COOKIE));
         }
         if (cookie == null) {
-            throw new Unauthenticated("No refresh token: the body has none and there is no " + REFRESH_COOKIE
-                    + " cookie; log in");
+            throw new Unauthenticated(Text.of("accounts.refresh.no_token", REFRESH_COOKIE));
         }
         return cookie;
     }
@@ -194,14 +193,28 @@ public final class AuthResource {
         }
         email = email.strip();
         if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
-            fields.reject("email", "must be an email address");
+            fields.reject("email", Text.of("accounts.email.malformed"));
         } else {
             String fault = EmailIdentity.fault(email);
             if (fault != null) {
-                fields.reject("email", fault);
+                fields.reject("email", emailFault(fault));
             }
         }
         return email;
+    }
+
+    /**
+     * {@link EmailIdentity#fault}'s English words as a message in the caller's language: core names its faults in
+     * words only, so each of its sentences has its key here; one it may say in the future is the plain refusal.
+     */
+    static Text emailFault(String fault) {
+        return switch (fault) {
+            case "must be an email address (its domain is not a valid internationalised domain name)" ->
+                    Text.of("accounts.email.domain_not_idn");
+            case "must not mix scripts before the @ (letters of one alphabet, with digits and punctuation)" ->
+                    Text.of("accounts.email.mixed_scripts");
+            default -> Text.of("accounts.email.malformed");
+        };
     }
 
     /** A required or optional nombre member, stripped and NFC-normalised, 1 to 200 characters. */
@@ -212,7 +225,7 @@ public final class AuthResource {
         }
         nombre = TextInput.name(nombre);
         if (nombre.isEmpty() || nombre.length() > 200) {
-            fields.reject("nombre", "must be 1 to 200 characters");
+            fields.reject("nombre", Text.of("accounts.nombre.length", 200));
         }
         return nombre;
     }

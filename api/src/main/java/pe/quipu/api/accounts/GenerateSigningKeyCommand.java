@@ -4,6 +4,7 @@ import io.dropwizard.core.cli.Command;
 import io.dropwizard.core.setup.Bootstrap;
 import net.sourceforge.argparse4j.inf.Namespace;
 import net.sourceforge.argparse4j.inf.Subparser;
+import pe.quipu.api.domain.Text;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ public final class GenerateSigningKeyCommand extends Command {
     public void run(Bootstrap<?> bootstrap, Namespace namespace) {
         Path file = Path.of(namespace.getString("file"));
         if (Files.exists(file)) {
-            throw new IllegalArgumentException(file + " exists; remove it first if you mean to replace the key");
+            throw new IllegalArgumentException(Text.of("accounts.signing_key.file_exists", file).english());
         }
         SigningKey.write(SigningKey.generate(), file);
         System.err.println("Wrote a new signing key to " + file + "; set JWT_SIGNING_KEY=" + file.toAbsolutePath());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.Text;
 import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.http.OperatorTask;
 
@@ -35,7 +36,7 @@ public final class GrantAdminTask extends OperatorTask {
         return jdbi.inTransaction(h -> {
             AccountRows accounts = h.attach(AccountRows.class);
             AccountRows.Admin row = accounts.lockAdmin(email, EmailIdentity.of(email))
-                    .orElseThrow(() -> new NotFound("No account has the email " + email));
+                    .orElseThrow(() -> new NotFound(Text.of("accounts.no_account_with_email", email)));
             if (row.isAdmin()) {
                 return new Answer(row.id(), true, false);
             }

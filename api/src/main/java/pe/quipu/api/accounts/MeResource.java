@@ -19,6 +19,7 @@ import pe.quipu.api.auth.SessionPrincipal;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.Origins;
+import pe.quipu.api.domain.Text;
 
 import java.io.InputStream;
 import java.util.List;
@@ -57,7 +58,7 @@ public final class MeResource {
         JsonBody.Fields fields = bodies.read(contentType, body, Set.of("confirmation"));
         String confirmation = fields.text("confirmation", true);
         if (confirmation != null && !confirmation.equals(AccountDeletion.CONFIRMATION)) {
-            fields.reject("confirmation", "must be exactly \"" + AccountDeletion.CONFIRMATION + "\"");
+            fields.reject("confirmation", Text.of("accounts.delete.confirmation", AccountDeletion.CONFIRMATION));
         }
         fields.validate();
         deletion.delete(caller, Origins.of(request));
@@ -78,18 +79,18 @@ public final class MeResource {
         JsonBody.Fields fields = bodies.read(contentType, body, Set.copyOf(MEMBERS));
         for (String member : MEMBERS) {
             if (fields.isNull(member)) {
-                fields.reject(member, "must not be null; leave it out to keep the current value");
+                fields.reject(member, Text.of("accounts.rectify.null_member"));
             }
         }
         String nombre = AuthResource.nombre(fields, false);
         String email = AuthResource.email(fields, false);
         Integer percent = fields.integer("usageAlertPercent", false);
         if (percent != null && (percent < 1 || percent > 100)) {
-            fields.reject("usageAlertPercent", "must be an integer from 1 to 100");
+            fields.reject("usageAlertPercent", Text.of("accounts.rectify.alert_percent"));
         }
         fields.validate();
         if (MEMBERS.stream().noneMatch(fields::has)) {
-            throw InvalidInput.of("Send at least one of " + String.join(", ", MEMBERS));
+            throw InvalidInput.of(Text.of("accounts.rectify.nothing", String.join(", ", MEMBERS)));
         }
         Account account = profiles.rectify(caller.accountId(), new Profiles.Rectification(nombre, email, percent),
                 Origins.of(request));

@@ -6,6 +6,8 @@ import com.password4j.types.Argon2;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException.RateLimited;
+import pe.quipu.api.domain.Text;
+import pe.quipu.api.throttle.KeyedThrottle;
 
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
@@ -120,8 +122,8 @@ public final class PasswordHasher {
             entered = false;
         }
         if (!entered) {
-            throw new RateLimited("Too many passwords are being checked right now; try again in "
-                    + RETRY_AFTER_SECONDS + " second", RETRY_AFTER_SECONDS);
+            throw new RateLimited(Text.of("accounts.login.hashing_busy", KeyedThrottle.seconds(RETRY_AFTER_SECONDS)),
+                    RETRY_AFTER_SECONDS);
         }
     }
 

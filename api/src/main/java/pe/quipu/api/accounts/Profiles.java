@@ -6,6 +6,7 @@ import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.domain.DomainException.RateLimited;
+import pe.quipu.api.domain.Text;
 import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.throttle.KeyedThrottle;
 import pe.quipu.api.plans.AccountLimitsCache;
@@ -98,7 +99,7 @@ public final class Profiles {
             });
         } catch (UnableToExecuteStatementException e) {
             if (e.getCause() instanceof SQLException sql && UNIQUE_VIOLATION.equals(sql.getSQLState())) {
-                throw new Conflict("Another account already uses this email");
+                throw new Conflict(Text.of("accounts.rectify.email_taken"));
             }
             throw e;
         }
@@ -114,6 +115,6 @@ public final class Profiles {
 
     /** For now a deleted account's still-unexpired tokens are refused here (410 comes with account deletion). */
     public static Unauthenticated accountGone() {
-        return new Unauthenticated("This account no longer exists");
+        return new Unauthenticated(Text.of("accounts.gone"));
     }
 }

@@ -10,6 +10,7 @@ import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
 import pe.quipu.api.domain.DomainException.ScopeRequired;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.Text;
 
 /**
  * Applies {@link RequiresScope}: a valid key without the scope gets 403 {@code forbidden_scope}. Where a session is
@@ -47,12 +48,11 @@ public final class ScopeFeature implements DynamicFeature {
             }
             if (!(principal instanceof ApiKeyPrincipal key)) {
                 throw new Unauthenticated(orSession
-                        ? "Send an API key with the scope " + scope.wireName()
-                                + " or an access token (from POST /v1/auth/login) as Authorization: Bearer <credential>"
-                        : "Send a valid API key as Authorization: Bearer <key>");
+                        ? Text.of("auth.send_key_with_scope_or_token", scope.wireName())
+                        : Text.of("auth.send_key"));
             }
             if (!key.scopes().contains(scope)) {
-                throw new ScopeRequired("This operation needs an API key with the scope " + scope.wireName());
+                throw new ScopeRequired(Text.of("auth.scope_required", scope.wireName()));
             }
         }
     }

@@ -15,6 +15,7 @@ import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.Text;
 
 /**
  * Applies {@link RequiresSession}: anything but a session's access JWT (or, where allowed, an API key) gets 401. Also
@@ -72,17 +73,14 @@ public final class SessionFeature implements DynamicFeature {
                 // A deleted account's access tokens stay valid until they expire; each of its calls says it is gone.
                 Optional<Instant> deletedAt = deleted.deletedAt(session.accountId());
                 if (deletedAt.isPresent()) {
-                    throw new Gone("This account was deleted on " + deletedAt.get()
-                            + "; its data is purged 30 days after", deletedAt.get());
+                    throw new Gone(Text.of("auth.account_deleted", deletedAt.get()), deletedAt.get());
                 }
                 return;
             }
             if (orApiKey && principal instanceof ApiKeyPrincipal) {
                 return;
             }
-            throw new Unauthenticated(orApiKey
-                    ? "Send an access token (from POST /v1/auth/login) or an API key as Authorization: Bearer <token>"
-                    : "Send an access token from POST /v1/auth/login as Authorization: Bearer <token>; API keys are not accepted here");
+            throw new Unauthenticated(orApiKey ? Text.of("auth.send_token_or_key") : Text.of("auth.send_token"));
         }
     }
 }

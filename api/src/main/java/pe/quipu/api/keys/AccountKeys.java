@@ -9,6 +9,7 @@ import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -29,6 +30,8 @@ public final class AccountKeys {
     /** Keys that stopped working stay listed this long after they stopped, the most recent {@link #ENDED_LISTED}. */
     static final Duration ENDED_KEPT = Duration.ofDays(90);
     static final int ENDED_LISTED = 100;
+    /** The detail of a 404 for a key id: unknown, another account's, or not an id at all. */
+    static final Text NOT_FOUND = Text.of("keys.not_found");
 
     private final Jdbi jdbi;
     private final Clock clock;
@@ -85,10 +88,8 @@ public final class AccountKeys {
             KeyIssuer.Rotation rotation = issuer.rotate(h, accountId, keyId, rotationGrace);
             switch (rotation) {
                 case KeyIssuer.Rotation.NotFound _ -> throw notFound();
-                case KeyIssuer.Rotation.NotActive notActive -> throw new Conflict(
-                        "Only an active key can be rotated; this key is " + ("grace".equals(notActive.status())
-                                ? "in its grace period after a rotation: rotate the key that replaced it"
-                                : "revoked"));
+                case KeyIssuer.Rotation.NotActive notActive -> throw new Conflict("grace".equals(notActive.status())
+                        ? Text.of("keys.rotate.in_grace") : Text.of("keys.rotate.revoked"));
                 case KeyIssuer.Rotation.Rotated done -> {
                     // The old key still works during its grace, so the new one must fit beside it.
                     if (issuer.countWorking(h, accountId) > maxWorkingKeys) {
@@ -124,18 +125,17 @@ public final class AccountKeys {
     }
 
     private static NotFound notFound() {
-        return new NotFound("This account has no API key with this id");
+        return new NotFound(NOT_FOUND);
     }
 
     private Conflict tooMany() {
-        return new Conflict("An account has at most " + maxWorkingKeys
-                + " working API keys (active, or in grace after a rotation); revoke one first");
+        return new Conflict(Text.of("keys.too_many", maxWorkingKeys));
     }
 
     /** Serialises key changes per account, so that two concurrent creations cannot both pass the cap. */
     private static void lockAccount(Handle h, UUID accountId) {
         if (h.attach(ListedKeyRows.class).lockAccount(accountId).isEmpty()) {
-            throw new Unauthenticated("The account of this access token no longer exists");
+            throw new Unauthenticated(Text.of("keys.account_gone"));
         }
     }
 

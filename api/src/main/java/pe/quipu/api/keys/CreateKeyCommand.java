@@ -9,6 +9,7 @@ import pe.quipu.api.auth.Scope;
 import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 import java.util.Arrays;
@@ -43,7 +44,7 @@ public final class CreateKeyCommand<C extends Configuration & OperatorCommand.Da
     protected void run(Namespace namespace, Platform platform, Handle handle) {
         String email = namespace.getString("email").strip();
         if (!email.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
-            throw InvalidInput.of("--email must be an email address, got '" + email + "'");
+            throw InvalidInput.of(Text.of("keys.command.email_malformed", email));
         }
         Set<Scope> scopes = parseScopes(namespace.getString("scopes"));
         KeyIssuer issuer = new KeyIssuer(platform.clock(), platform.outbox());
@@ -64,12 +65,11 @@ public final class CreateKeyCommand<C extends Configuration & OperatorCommand.Da
             if (trimmed.isEmpty()) {
                 continue;
             }
-            scopes.add(Scope.fromWireName(trimmed).orElseThrow(() -> InvalidInput.of(
-                    "unknown scope '" + trimmed + "'; known scopes: " + Arrays.stream(Scope.values())
-                            .map(Scope::wireName).collect(Collectors.joining(", ")))));
+            scopes.add(Scope.fromWireName(trimmed).orElseThrow(() -> InvalidInput.of(Text.of("keys.scopes.unknown",
+                    trimmed, Arrays.stream(Scope.values()).map(Scope::wireName).collect(Collectors.joining(", "))))));
         }
         if (scopes.isEmpty()) {
-            throw InvalidInput.of("--scopes must name at least one scope");
+            throw InvalidInput.of(Text.of("keys.command.scopes_empty"));
         }
         return scopes;
     }

@@ -6,6 +6,7 @@ import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException;
+import pe.quipu.api.domain.Text;
 import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.api.plans.Subscriptions;
 import pe.quipu.core.events.EventOutbox;
@@ -46,8 +47,7 @@ public final class KeyIssuer {
         if (existing.isPresent()) {
             if (existing.get().deletedAt() != null) {
                 // A deleted account gets no new key: it waits for its purge, after which the email is free again.
-                throw new DomainException.Conflict("The account with this email was deleted on "
-                        + existing.get().deletedAt() + "; the email is free again once it is purged, 30 days after");
+                throw new DomainException.Conflict(Text.of("keys.email_of_deleted_account", existing.get().deletedAt()));
             }
             return existing.get().id();
         }

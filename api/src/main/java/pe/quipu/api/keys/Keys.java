@@ -1,6 +1,7 @@
 package pe.quipu.api.keys;
 
 import io.dropwizard.core.setup.Environment;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.platform.Periodic;
 import pe.quipu.api.platform.Platform;
@@ -26,7 +27,7 @@ public final class Keys {
                 new KeyIssuer(platform.clock(), platform.outbox()), platform.audit(), authenticator,
                 settings.getRotationGrace().toJavaDuration(), settings.getMaxPerAccount()),
                 new JsonBody(platform.json()),
-                settings.getOperationThrottle().throttle("key operations for this account", platform.clock())));
+                settings.getOperationThrottle().throttle(Text.of("keys.throttle.operations"), platform.clock())));
     }
 
     /** Resolves {@code Authorization: Bearer qk_live_…} to a key. */

@@ -24,6 +24,7 @@ import pe.quipu.api.http.JsonBody;
 import pe.quipu.api.http.PathIds;
 import pe.quipu.api.http.TextInput;
 import pe.quipu.api.http.Origins;
+import pe.quipu.api.domain.Text;
 
 import java.io.InputStream;
 import java.util.Arrays;
@@ -75,9 +76,9 @@ public final class KeysResource {
         if (name != null) {
             name = TextInput.name(name);
             if (name.isEmpty() || name.codePointCount(0, name.length()) > MAX_NAME) {
-                fields.reject("name", "must be 1 to " + MAX_NAME + " characters");
+                fields.reject("name", Text.of("keys.name.length", MAX_NAME));
             } else if (name.chars().anyMatch(Character::isISOControl)) {
-                fields.reject("name", "must not contain control characters");
+                fields.reject("name", Text.of("keys.name.control_characters"));
             }
         }
         Set<Scope> scopes = scopes(fields);
@@ -112,7 +113,7 @@ public final class KeysResource {
             return null;
         }
         if (names.isEmpty()) {
-            fields.reject("scopes", "must name at least one scope: " + KNOWN_SCOPES);
+            fields.reject("scopes", Text.of("keys.scopes.empty", KNOWN_SCOPES));
             return null;
         }
         Set<Scope> scopes = EnumSet.noneOf(Scope.class);
@@ -120,14 +121,14 @@ public final class KeysResource {
             String name = names.get(i);
             String field = "scopes[" + i + "]";
             Scope.fromWireName(name).ifPresentOrElse(scopes::add, () -> fields.reject(field,
-                    "unknown scope '" + name + "'; known scopes: " + KNOWN_SCOPES));
+                    Text.of("keys.scopes.unknown", name, KNOWN_SCOPES)));
         }
         return scopes;
     }
 
     /** The path's id; anything but a UUID is a key this account does not have (404, as for another's key). */
     private static UUID keyId(String id) {
-        return PathIds.uuid(id, "This account has no API key with this id");
+        return PathIds.uuid(id, AccountKeys.NOT_FOUND);
     }
 
     private static Response noStore(Response.ResponseBuilder response) {

@@ -8,6 +8,7 @@ import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.platform.OperatorCommand;
 import pe.quipu.api.platform.Platform;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 
@@ -32,7 +33,7 @@ public final class RevokeKeyCommand<C extends Configuration & OperatorCommand.Da
     protected void run(Namespace namespace, Platform platform, Handle handle) {
         String prefix = namespace.getString("prefix").strip();
         KeyIssuer.RevokedKey key = new KeyIssuer(platform.clock(), platform.outbox()).revokeByPrefix(handle, prefix)
-                .orElseThrow(() -> new NotFound("no working key has the prefix " + prefix));
+                .orElseThrow(() -> new NotFound(Text.of("keys.command.no_key_with_prefix", prefix)));
         platform.audit().record(handle, key.accountId(), "key.revoked", AuditLog.Origin.OPERATOR, key.auditDetails());
         System.err.printf("Revoked API key %s (prefix %s).%n", key.id(), prefix);
     }

@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.FeatureContext;
 import jakarta.ws.rs.ext.Provider;
 import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.AllowanceHeaders;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
@@ -76,7 +77,7 @@ public final class MeteringFeature implements DynamicFeature {
                 return;
             }
             AccountLimits account = limits.get(key.accountId())
-                    .orElseThrow(() -> new Unauthenticated("This key's account no longer exists"));
+                    .orElseThrow(() -> new Unauthenticated(Text.of("metering.key_account_gone")));
             request.setProperty(TICKET, meter.admit(account, units));
         }
 

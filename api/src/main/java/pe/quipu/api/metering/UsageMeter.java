@@ -5,6 +5,7 @@ import pe.quipu.api.domain.DomainException.QuotaExceeded;
 import pe.quipu.api.domain.DomainException.RateLimited;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.domain.LimaCalendar;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -331,9 +332,8 @@ public final class UsageMeter {
 
     private RateLimited rateLimited(AccountLimits limits, Counter minute, Counter month, Instant now) {
         long retryAfter = secondsUntil(minute.bucket.plus(MINUTE), now);
-        return new RateLimited("This key's account may make " + limits.rateLimitRpm() + " requests a minute on the "
-                + limits.plan() + " plan; try again in " + retryAfter + " s", retryAfter,
-                allowance(limits, minute, month, now));
+        return new RateLimited(Text.of("metering.rate_limited", limits.rateLimitRpm(), limits.plan(), retryAfter),
+                retryAfter, allowance(limits, minute, month, now));
     }
 
     /** @param own the units this request already holds, counted in {@code month} but left to it */
@@ -341,11 +341,11 @@ public final class UsageMeter {
                                                long units, long own) {
         long remaining = Math.max(0, limits.monthlyQuota() - (month.total() - own));
         long retryAfter = secondsUntil(LimaCalendar.nextMonthStart(now), now);
-        String asked = units == 1 ? "" : "; this request needs " + units + " units and " + remaining + " are left";
-        return new QuotaExceeded("This key's account has used its monthly quota of " + limits.monthlyQuota()
-                + " units on the " + limits.plan() + " plan" + asked
-                + ". The quota renews at the start of the next month in Lima, in " + retryAfter + " s", retryAfter,
-                allowance(limits, minute, month, now));
+        Text detail = units == 1
+                ? Text.of("metering.quota_exceeded", limits.monthlyQuota(), limits.plan(), retryAfter)
+                : Text.of("metering.quota_exceeded_batch", limits.monthlyQuota(), limits.plan(), units, remaining,
+                        retryAfter);
+        return new QuotaExceeded(detail, retryAfter, allowance(limits, minute, month, now));
     }
 
     /**

@@ -17,6 +17,7 @@ import pe.quipu.api.auth.RequiresSession;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
 import pe.quipu.api.domain.FieldError;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
@@ -62,7 +63,7 @@ public final class UsageResource {
     @RequiresSession(orApiKey = true)
     public Response usage(@Auth QuipuPrincipal caller) {
         AccountLimits account = limits.get(caller.accountId())
-                .orElseThrow(() -> new Unauthenticated("This account no longer exists"));
+                .orElseThrow(() -> new Unauthenticated(Text.of("metering.account_gone")));
         Usage usage = Usage.of(account, meter.monthUsed(account), clock.instant());
         return Response.ok(usage).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
@@ -107,14 +108,13 @@ public final class UsageResource {
             LocalDate from = fromParameter == null ? (to == null ? null : to.withDayOfMonth(1))
                     : date("from", fromParameter, errors);
             if (to != null && to.isAfter(today)) {
-                errors.add(new FieldError("to", "must not be after today in Lima (" + today + ")"));
+                errors.add(new FieldError("to", Text.of("metering.daily.after_today", today)));
             }
             if (from != null && to != null && errors.isEmpty()) {
                 if (from.isAfter(to)) {
-                    errors.add(new FieldError("from", "must not be after to (" + to + ")"));
+                    errors.add(new FieldError("from", Text.of("metering.daily.from_after_to", to)));
                 } else if (ChronoUnit.DAYS.between(from, to) >= MAX_DAYS) {
-                    errors.add(new FieldError("to", "must be at most " + (MAX_DAYS - 1) + " days after from (" + from
-                            + "): a range holds at most " + MAX_DAYS + " days"));
+                    errors.add(new FieldError("to", Text.of("metering.daily.too_long", MAX_DAYS - 1, from, MAX_DAYS)));
                 }
             }
             if (!errors.isEmpty()) {
@@ -125,13 +125,13 @@ public final class UsageResource {
 
         private static LocalDate date(String name, String value, List<FieldError> errors) {
             if (!ISO_DATE.matcher(value).matches()) {
-                errors.add(new FieldError(name, "must be a date in the form YYYY-MM-DD"));
+                errors.add(new FieldError(name, Text.of("metering.daily.not_a_date")));
                 return null;
             }
             try {
                 return LocalDate.parse(value);
             } catch (DateTimeParseException e) {
-                errors.add(new FieldError(name, "must be a valid calendar date (YYYY-MM-DD)"));
+                errors.add(new FieldError(name, Text.of("metering.daily.not_a_calendar_date")));
                 return null;
             }
         }

@@ -7,6 +7,7 @@ import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.Conflict;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.Text;
 import pe.quipu.core.accounts.EmailIdentity;
 import pe.quipu.core.events.EventOutbox;
 
@@ -75,8 +76,7 @@ public final class SubscriptionService {
      */
     public PlanChange setPlan(String email, String planName, Subscription.Overrides overrides) {
         if (plans.find(planName).isEmpty()) {
-            throw new InvalidInput("plan", "unknown plan '" + planName + "'; the plans are "
-                    + String.join(", ", planNames()));
+            throw new InvalidInput("plan", Text.of("plans.unknown_plan", planName, String.join(", ", planNames())));
         }
         Instant now = now();
         PlanChange change = jdbi.inTransaction(h -> {
@@ -128,7 +128,7 @@ public final class SubscriptionService {
             UUID accountId = lockAccount(rows, email);
             Subscription current = rows.current(accountId)
                     .filter(s -> !Subscriptions.FREE.equals(s.plan()))
-                    .orElseThrow(() -> new Conflict("The account is on the free plan: there is no paid subscription to cancel"));
+                    .orElseThrow(() -> new Conflict(Text.of("plans.cancel.on_free")));
             if (immediate) {
                 endWithCancellation(h, current, now, AuditLog.Origin.OPERATOR);
                 return new Cancellation(current, now, true, true);
@@ -265,7 +265,7 @@ public final class SubscriptionService {
 
     private static UUID lockAccount(SubscriptionRows rows, String email) {
         return rows.lockAccount(email, EmailIdentity.of(email))
-                .orElseThrow(() -> new NotFound("No account has the email " + email));
+                .orElseThrow(() -> new NotFound(Text.of("plans.no_account_with_email", email)));
     }
 
     /** The plans an operator may choose, for messages. */

@@ -11,11 +11,13 @@ import pe.quipu.api.domain.LimaCalendar;
 import pe.quipu.api.accounts.Profiles;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.domain.DomainException.RateLimited;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.metering.UsageMeter;
 import pe.quipu.api.metering.Usage;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanTable;
+import pe.quipu.api.throttle.KeyedThrottle;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -77,8 +79,7 @@ public final class PersonalDataExport {
             Instant last = state.lastExportedAt();
             if (last != null && now.isBefore(last.plus(THROTTLE))) {
                 long wait = secondsUntil(now, last.plus(THROTTLE));
-                throw new RateLimited("One export per 24 hours; the previous one was at " + last
-                        + ", try again in " + wait + " seconds", wait);
+                throw new RateLimited(Text.of("privacy.export.throttled", last, KeyedThrottle.seconds(wait)), wait);
             }
             rows.noteExport(accountId, now);
             audit.record(h, accountId, "export", origin, Map.of("format", ExportWriter.FORMAT));

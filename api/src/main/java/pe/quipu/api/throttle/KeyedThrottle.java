@@ -6,6 +6,7 @@ import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
 import pe.quipu.api.domain.DomainException.RateLimited;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -20,14 +21,17 @@ public final class KeyedThrottle {
 
     private static final int MAX_TRACKED = 100_000;
 
-    private final String what;
+    private final Text what;
     private final int limit;
     private final Duration period;
     private final TimeMeter time;
     private final Cache<String, Bucket> buckets;
 
-    /** {@code what} names the events in the refusal: "key operations", "signups from this address". */
-    public KeyedThrottle(String what, int limit, Duration period, Clock clock) {
+    /**
+     * {@code what} names the events in the refusal, a noun phrase from the caller's bundle ("key operations for this
+     * account", "signups from this address"); the refusal's sentence is this package's {@code throttle.too_many}.
+     */
+    public KeyedThrottle(Text what, int limit, Duration period, Clock clock) {
         if (limit < 1 || period.isNegative() || period.isZero()) {
             throw new IllegalArgumentException("a throttle needs a limit of at least 1 and a positive period");
         }
@@ -51,21 +55,29 @@ public final class KeyedThrottle {
                 .tryConsumeAndReturnRemaining(1);
         if (!probe.isConsumed()) {
             long seconds = Math.max(1, (probe.getNanosToWaitForRefill() + 999_999_999L) / 1_000_000_000L);
-            throw new RateLimited("Too many " + what + "; at most " + limit + " per " + describe(period)
-                    + ", try again in " + seconds + " seconds", seconds);
+            throw new RateLimited(Text.of("throttle.too_many", what, limit, per(period), seconds(seconds)), seconds);
         }
     }
 
-    private static String describe(Duration period) {
+    /** {@code n} seconds, said as a count of them: "1 second", "30 seconds". */
+    public static Text seconds(long n) {
+        return n == 1 ? Text.of("throttle.one_second") : Text.of("throttle.seconds", n);
+    }
+
+    /** The period, in the largest unit that measures it whole: "per day", "per 2 hours". */
+    private static Text per(Duration period) {
         if (period.toSeconds() % 86_400 == 0) {
-            return period.toDays() == 1 ? "day" : period.toDays() + " days";
+            return period.toDays() == 1 ? Text.of("throttle.per.day") : Text.of("throttle.per.days", period.toDays());
         }
         if (period.toSeconds() % 3_600 == 0) {
-            return period.toHours() == 1 ? "hour" : period.toHours() + " hours";
+            return period.toHours() == 1 ? Text.of("throttle.per.hour")
+                    : Text.of("throttle.per.hours", period.toHours());
         }
         if (period.toSeconds() % 60 == 0) {
-            return period.toMinutes() == 1 ? "minute" : period.toMinutes() + " minutes";
+            return period.toMinutes() == 1 ? Text.of("throttle.per.minute")
+                    : Text.of("throttle.per.minutes", period.toMinutes());
         }
-        return period.toSeconds() + " seconds";
+        return period.toSeconds() == 1 ? Text.of("throttle.per.second")
+                : Text.of("throttle.per.seconds", period.toSeconds());
     }
 }

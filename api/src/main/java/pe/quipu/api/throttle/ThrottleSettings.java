@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.Duration;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import pe.quipu.api.domain.Text;
 
 import java.time.Clock;
 
@@ -33,7 +34,14 @@ public final class ThrottleSettings {
         return period;
     }
 
-    public KeyedThrottle throttle(String what, Clock clock) {
+    /** {@code what}: the events counted, as {@link KeyedThrottle} names them in its refusal. */
+    public KeyedThrottle throttle(Text what, Clock clock) {
         return new KeyedThrottle(what, limit, period.toJavaDuration(), clock);
+    }
+
+    /** Words not yet in a bundle: said as they are, in every language, inside the refusal's sentence. */
+    @Deprecated(forRemoval = true)
+    public KeyedThrottle throttle(String what, Clock clock) {
+        return throttle(Text.untranslated(what), clock);
     }
 }

@@ -8,6 +8,7 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import pe.quipu.api.audit.AuditLog;
 import pe.quipu.api.auth.Scope;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.plans.PlanTable;
 import pe.quipu.api.testing.QuipuExtension;
@@ -192,7 +193,7 @@ class MeTest {
         Jdbi jdbi = quipu.database.jdbi();
         AccountLimitsCache limits = new AccountLimitsCache(jdbi, new PlanTable(quipu.configuration().getPlans()));
         Profiles profiles = new Profiles(jdbi, new AuditLog(quipu.clock, quipu.json), limits,
-                quipu.configuration().getAuth().getEmailChangeThrottle().throttle("email changes", quipu.clock));
+                quipu.configuration().getAuth().getEmailChangeThrottle().throttle(Text.of("accounts.throttle.email_changes"), quipu.clock));
         assertThat(limits.get(session.accountId()).orElseThrow().usageAlertPercent()).isEqualTo(80);
 
         profiles.rectify(session.accountId(), new Profiles.Rectification(null, null, 35),
