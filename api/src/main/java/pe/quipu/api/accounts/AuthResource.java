@@ -195,26 +195,15 @@ public final class AuthResource {
         if (email.length() > 254 || !EMAIL.matcher(email).matches()) {
             fields.reject("email", Text.of("accounts.email.malformed"));
         } else {
-            String fault = EmailIdentity.fault(email);
+            EmailIdentity.Fault fault = EmailIdentity.fault(email);
             if (fault != null) {
-                fields.reject("email", emailFault(fault));
+                fields.reject("email", Text.of(switch (fault) {
+                    case DOMAIN_NOT_IDN -> "accounts.email.domain_not_idn";
+                    case MIXED_SCRIPTS -> "accounts.email.mixed_scripts";
+                }));
             }
         }
         return email;
-    }
-
-    /**
-     * {@link EmailIdentity#fault}'s English words as a message in the caller's language: core names its faults in
-     * words only, so each of its sentences has its key here; one it may say in the future is the plain refusal.
-     */
-    static Text emailFault(String fault) {
-        return switch (fault) {
-            case "must be an email address (its domain is not a valid internationalised domain name)" ->
-                    Text.of("accounts.email.domain_not_idn");
-            case "must not mix scripts before the @ (letters of one alphabet, with digits and punctuation)" ->
-                    Text.of("accounts.email.mixed_scripts");
-            default -> Text.of("accounts.email.malformed");
-        };
     }
 
     /** A required or optional nombre member, stripped and NFC-normalised, 1 to 200 characters. */

@@ -62,12 +62,12 @@ public final class EmailIdentity {
      * a valid internationalised domain name, or a local part that mixes scripts (look-alikes such as a Cyrillic
      * {@code а} among Latin letters).
      */
-    public static String fault(String email) {
+    public static Fault fault(String email) {
         int at = email.lastIndexOf('@');
         try {
             IDN.toASCII(email.substring(at + 1));
         } catch (IllegalArgumentException e) {
-            return "must be an email address (its domain is not a valid internationalised domain name)";
+            return Fault.DOMAIN_NOT_IDN;
         }
         Set<UnicodeScript> scripts = EnumSet.noneOf(UnicodeScript.class);
         Normalizer.normalize(email.substring(0, at), Normalizer.Form.NFKC).codePoints().forEach(cp -> {
@@ -77,9 +77,17 @@ public final class EmailIdentity {
             }
         });
         if (scripts.size() > 1 && MIXES.stream().noneMatch(mix -> mix.containsAll(scripts))) {
-            return "must not mix scripts before the @ (letters of one alphabet, with digits and punctuation)";
+            return Fault.MIXED_SCRIPTS;
         }
         return null;
+    }
+
+    /** Why an email cannot name a new account; the API says each in the caller's language. */
+    public enum Fault {
+        /** The domain is not a valid internationalised domain name. */
+        DOMAIN_NOT_IDN,
+        /** The local part mixes scripts (look-alikes). */
+        MIXED_SCRIPTS
     }
 
     private static String fold(String text) {
