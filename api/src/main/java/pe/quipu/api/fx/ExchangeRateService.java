@@ -5,6 +5,7 @@ import org.slf4j.LoggerFactory;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.DomainException.UpstreamUnavailable;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.platform.ExactCache;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.fx.ExchangeRate;
@@ -173,12 +174,12 @@ public final class ExchangeRateService {
         LocalDate today = today();
         LocalDate target = fecha.orElse(today);
         if (target.isAfter(today)) {
-            throw new InvalidInput("fecha", "must not be after today in Lima (" + today + ")");
+            throw new InvalidInput("fecha", Text.of("fx.not_after_today", today));
         }
         LocalDate start = seriesStart.get(series);
         if (start != null && target.isBefore(start)) {
-            throw new NotFound(series.fuente().publisher() + "'s " + series.moneda() + " series starts on " + start
-                    + ": no rate on or before " + target);
+            throw new NotFound(Text.of("fx.before_series_start", series.fuente().publisher(), series.moneda(), start,
+                    target));
         }
         Asked asked = new Asked(series, target);
         ExactCache<Asked, ExchangeRate>.Read read = proven.read();
@@ -206,8 +207,8 @@ public final class ExchangeRateService {
             LOG.warn("{} unavailable for {} {}..{}: {}", series.fuente().upstream(), series, from, target,
                     e.getMessage());
             // The best answer Quipu has: the latest cached publication on or before the date.
-            return cached.orElseThrow(() -> new UpstreamUnavailable(series.fuente().upstream() + " did not answer and no "
-                    + described(series) + " rate on or before " + target + " is cached"));
+            return cached.orElseThrow(() -> new UpstreamUnavailable(Text.of("fx.upstream_silent_none_cached",
+                    series.fuente().upstream(), described(series), target)));
         }
         Optional<ExchangeRate> found = store.latestOnOrBefore(series, target);
         if (found.isEmpty()) {
@@ -233,15 +234,14 @@ public final class ExchangeRateService {
         upstream(series);
         LocalDate today = today();
         if (hasta.isAfter(today)) {
-            throw new InvalidInput("hasta", "must not be after today in Lima (" + today + ")");
+            throw new InvalidInput("hasta", Text.of("fx.not_after_today", today));
         }
         if (desde.isAfter(hasta)) {
-            throw new InvalidInput("desde", "must not be after hasta (" + hasta + ")");
+            throw new InvalidInput("desde", Text.of("fx.desde_after_hasta", hasta));
         }
         long days = ChronoUnit.DAYS.between(desde, hasta) + 1;
         if (days > MAX_RANGE_DAYS) {
-            throw new InvalidInput("hasta", "a range covers at most " + MAX_RANGE_DAYS + " days; " + desde + " to "
-                    + hasta + " is " + days);
+            throw new InvalidInput("hasta", Text.of("fx.range_too_long", MAX_RANGE_DAYS, desde, hasta, days));
         }
         LocalDate start = seriesStart.get(series);
         LocalDate from = start != null && desde.isBefore(start) ? start : desde;
@@ -271,9 +271,11 @@ public final class ExchangeRateService {
                     fetch.last(), e.getMessage());
             if (proof.settledInDoubt().isPresent()) {
                 RateProof.Days unknown = proof.settledInDoubt().get();
-                throw new UpstreamUnavailable(series.fuente().upstream() + " did not answer, and Quipu does not know "
-                        + "the " + described(series) + " rates of " + unknown.first()
-                        + (unknown.count() > 1 ? " to " + unknown.last() : "") + " yet");
+                throw new UpstreamUnavailable(unknown.count() > 1
+                        ? Text.of("fx.upstream_silent_days_unknown", series.fuente().upstream(), described(series),
+                                unknown.first(), unknown.last())
+                        : Text.of("fx.upstream_silent_day_unknown", series.fuente().upstream(), described(series),
+                                unknown.first()));
             }
             return known.publications();
         }
@@ -295,14 +297,13 @@ public final class ExchangeRateService {
     }
 
     /** "USD" for BCRP's own series, as messages have always said; "SUNAT USD" for the others. */
-    private static String described(RateSeries series) {
-        return series.fuente() == Fuente.BCRP ? series.moneda().name()
-                : series.fuente().publisher() + " " + series.moneda();
+    private static Text described(RateSeries series) {
+        return series.fuente() == Fuente.BCRP ? Text.of("fx.series.own", series.moneda().name())
+                : Text.of("fx.series.published", series.fuente().publisher(), series.moneda().name());
     }
 
     private static NotFound nothingOnOrBefore(RateSeries series, LocalDate target) {
-        return new NotFound(series.fuente().publisher() + " published no " + series.moneda() + " rate on or before "
-                + target);
+        return new NotFound(Text.of("fx.none_published", series.fuente().publisher(), series.moneda(), target));
     }
 
     /** Days asked for when nothing on or before a date is cached; see {@link #FIRST_LOOKUP_DAYS}. */

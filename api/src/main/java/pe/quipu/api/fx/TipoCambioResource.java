@@ -19,6 +19,7 @@ import pe.quipu.api.auth.ApiKeyPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.core.fx.ExchangeRate;
@@ -70,8 +71,7 @@ public final class TipoCambioResource {
         Moneda moneda = moneda(query.get("moneda"));
         Fuente fuente = fuente(query.get("fuente"));
         if (!fuente.serves(moneda)) {
-            throw new InvalidInput("moneda", "must be USD with fuente=" + fuente.code() + ": " + moneda
-                    + " is served from bcrp only");
+            throw new InvalidInput("moneda", Text.of("fx.moneda.usd_only", fuente.code(), moneda));
         }
         RateSeries series = RateSeries.of(fuente, moneda);
         Optional<LocalDate> fecha = date("fecha", query.get("fecha"));
@@ -80,11 +80,11 @@ public final class TipoCambioResource {
         byte[] body;
         if (desde.isPresent() || hasta.isPresent()) {
             if (fecha.isPresent()) {
-                throw new InvalidInput("fecha", "give fecha for one date, or desde and hasta for a range, not both");
+                throw new InvalidInput("fecha", Text.of("fx.fecha_or_range"));
             }
             if (desde.isEmpty() || hasta.isEmpty()) {
                 String missing = desde.isEmpty() ? "desde" : "hasta";
-                throw new InvalidInput(missing, "a range needs both desde and hasta");
+                throw new InvalidInput(missing, Text.of("fx.range_needs_both"));
             }
             body = range(series, rates.range(series, desde.get(), hasta.get()));
         } else {
@@ -127,7 +127,7 @@ public final class TipoCambioResource {
         if (value == null) {
             return Moneda.USD;
         }
-        return Moneda.fromCode(value).orElseThrow(() -> new InvalidInput("moneda", "must be USD or EUR"));
+        return Moneda.fromCode(value).orElseThrow(() -> new InvalidInput("moneda", Text.of("fx.moneda.unknown")));
     }
 
     /** Exactly "bcrp", "sbs" or "sunat", as the spec spells them; BCRP's when absent. */
@@ -135,7 +135,7 @@ public final class TipoCambioResource {
         if (value == null) {
             return Fuente.BCRP;
         }
-        return Fuente.fromCode(value).orElseThrow(() -> new InvalidInput("fuente", "must be bcrp, sbs or sunat"));
+        return Fuente.fromCode(value).orElseThrow(() -> new InvalidInput("fuente", Text.of("fx.fuente.unknown")));
     }
 
     private static Optional<LocalDate> date(String name, String value) {
@@ -143,12 +143,12 @@ public final class TipoCambioResource {
             return Optional.empty();
         }
         if (!ISO_DATE.matcher(value).matches()) {
-            throw new InvalidInput(name, "must be a date in the form YYYY-MM-DD");
+            throw new InvalidInput(name, Text.of("fx.date.form"));
         }
         try {
             return Optional.of(LocalDate.parse(value));
         } catch (DateTimeParseException e) {
-            throw new InvalidInput(name, "must be a valid calendar date (YYYY-MM-DD)");
+            throw new InvalidInput(name, Text.of("fx.date.calendar"));
         }
     }
 

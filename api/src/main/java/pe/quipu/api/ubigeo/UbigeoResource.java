@@ -21,6 +21,7 @@ import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.PageLimit;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
@@ -95,10 +96,10 @@ public final class UbigeoResource {
             // UTF-16 units); not stripped, since the text is matched as given. Blank text would match nothing useful.
             int length = q.codePointCount(0, q.length());
             if (q.isBlank()) {
-                throw new InvalidInput("q", "must contain a non-blank search text of 2-80 characters");
+                throw new InvalidInput("q", Text.of("ubigeo.q.blank", MIN_Q, MAX_Q));
             }
             if (length < MIN_Q || length > MAX_Q) {
-                throw new InvalidInput("q", "must be 2-80 characters, not " + length);
+                throw new InvalidInput("q", Text.of("ubigeo.q.length", MIN_Q, MAX_Q, length));
             }
         }
         String departamento = code(parameters, "departamento", 2);
@@ -131,9 +132,10 @@ public final class UbigeoResource {
                            @Context HttpServletRequest request) {
         StrictQueryString.single(request, List.of());
         if (!Ubigeo.isCode(code, 6)) {
-            throw new InvalidInput("code", "must be 6 digits (DDPPDD)");
+            throw new InvalidInput("code", Text.of("ubigeo.code.six_digits"));
         }
-        Ubigeo ubigeo = directory.catalogue().find(code).orElseThrow(() -> new NotFound("No ubigeo with code " + code + " in the INEI catalogue"));
+        Ubigeo ubigeo = directory.catalogue().find(code).orElseThrow(
+                () -> new NotFound(Text.of("ubigeo.not_found", code)));
         return cacheable(UbigeoJson.of(ubigeo));
     }
 
@@ -144,7 +146,7 @@ public final class UbigeoResource {
     private static String code(Map<String, String> parameters, String name, int digits) {
         String value = parameters.get(name);
         if (value != null && !Ubigeo.isCode(value, digits)) {
-            throw new InvalidInput(name, "must be exactly " + digits + " digits");
+            throw new InvalidInput(name, Text.of("ubigeo.code.digits", digits));
         }
         return value;
     }

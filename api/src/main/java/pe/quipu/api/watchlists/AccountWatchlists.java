@@ -7,6 +7,7 @@ import org.jdbi.v3.core.Jdbi;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.DomainException.PlanForbids;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.api.ruc.RucChange;
@@ -87,9 +88,8 @@ public final class AccountWatchlists {
             if (existing == null) {
                 int lists = rows.lists(account);
                 if (lists >= plan.watchlists()) {
-                    throw new PlanForbids("The " + plan.plan() + " plan allows " + plan.watchlists() + " watchlist"
-                            + (plan.watchlists() == 1 ? "" : "s") + " and this account has " + lists
-                            + "; delete one or change plan");
+                    throw new PlanForbids(Text.of(plan.watchlists() == 1 ? "watchlists.plan.lists_one"
+                            : "watchlists.plan.lists_many", plan.plan(), plan.watchlists(), lists));
                 }
                 id = rows.create(account, name, now);
             } else {
@@ -130,7 +130,7 @@ public final class AccountWatchlists {
             lock(rows, account);
             WatchlistRows.ListRow list = rows.find(account, name).orElseThrow(() -> noList(name));
             if (rows.remove(list.id(), ruc.value()) == 0) {
-                throw new NotFound("The watchlist " + name + " does not hold the RUC " + ruc.value());
+                throw new NotFound(Text.of("watchlists.ruc_not_on_list", name, ruc.value()));
             }
             rows.counted(list.id(), -1, now());
         });
@@ -181,8 +181,7 @@ public final class AccountWatchlists {
         Instant cutoff = retention.compareTo(Duration.between(Instant.EPOCH, now)) >= 0 ? Instant.EPOCH
                 : now.minus(retention);
         if (since != null && since.isBefore(cutoff)) {
-            throw new InvalidInput("since", "is older than the change log's retention of " + retention.toDays()
-                    + " days: send " + cutoff + " or later");
+            throw new InvalidInput("since", Text.of("watchlists.since.before_retention", retention.toDays(), cutoff));
         }
         WatchlistCursors.ChangesAfter after = cursor == null ? null : WatchlistCursors.changesAfter(cursor, name);
         Instant from = since != null ? since : after != null ? cutoff : latest(cutoff, now.minus(DEFAULT_SINCE));
@@ -206,9 +205,9 @@ public final class AccountWatchlists {
     /** The account's limits, its row locked for the transaction: its lists change one write at a time. */
     private AccountLimits lock(WatchlistRows rows, UUID account) {
         if (rows.lockAccount(account).isEmpty()) {
-            throw new NotFound("This account has no watchlists");
+            throw new NotFound(Text.of("watchlists.no_account"));
         }
-        return limits.get(account).orElseThrow(() -> new NotFound("This account has no watchlists"));
+        return limits.get(account).orElseThrow(() -> new NotFound(Text.of("watchlists.no_account")));
     }
 
     /**
@@ -218,20 +217,18 @@ public final class AccountWatchlists {
     private static void checkRucCap(WatchlistRows rows, UUID account, AccountLimits plan, long before) {
         long after = rows.distinctRucs(account);
         if (after > plan.watchlistRucs() && after > before) {
-            throw new PlanForbids("The " + plan.plan() + " plan allows " + plan.watchlistRucs() + " distinct RUCs"
-                    + " over all of an account's watchlists; this call would make " + after
-                    + ". Nothing was stored: remove RUCs or change plan");
+            throw new PlanForbids(Text.of("watchlists.plan.rucs", plan.plan(), plan.watchlistRucs(), after));
         }
     }
 
     private static void checkName(String name) {
         if (!NAME.matcher(name).matches()) {
-            throw new InvalidInput("name", "a watchlist's name is 1 to 64 characters of a-z, 0-9, - and _");
+            throw new InvalidInput("name", Text.of("watchlists.name.malformed"));
         }
     }
 
     private static NotFound noList(String name) {
-        return new NotFound("This account has no watchlist named " + name);
+        return new NotFound(Text.of("watchlists.not_found", name));
     }
 
     private Instant now() {

@@ -4,9 +4,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.FieldError;
+import pe.quipu.api.domain.RucFaults;
 import pe.quipu.api.domain.StrictJson;
+import pe.quipu.api.domain.Text;
+import pe.quipu.api.http.RequestLanguage;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
@@ -30,10 +34,16 @@ final class WatchlistBody {
         this.json = new StrictJson(json);
     }
 
-    /** An element left out of the list: its place in {@code rucs}, what it was, and why it is not a RUC. */
+    /**
+     * An element left out of the list: its place in {@code rucs}, what it was, and why it is not a RUC, in the words
+     * of the request's language.
+     */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     @JsonPropertyOrder({"index", "ruc", "detail"})
     public record Rejected(int index, String ruc, String detail) {
+        static Rejected of(int index, String ruc, Text why) {
+            return new Rejected(index, ruc, why.in(RequestLanguage.current()));
+        }
     }
 
     /** The well-formed RUCs, each once, in request order, and the elements rejected, in request order. */
@@ -49,26 +59,26 @@ final class WatchlistBody {
      */
     Entries read(byte[] body, int max) {
         JsonNode root = this.json.tree(body);
-        String shape = "send {\"rucs\": [\"20100227461\", …]} with at most " + max + " RUCs";
+        Text shape = Text.of("watchlists.body.shape", max);
         if (root == null || root.isMissingNode()) {
-            throw InvalidInput.of("The request body is empty; " + shape);
+            throw InvalidInput.of(Text.of("watchlists.body.empty", shape));
         }
         if (!root.isObject()) {
-            throw InvalidInput.of("The request body must be a JSON object; " + shape);
+            throw InvalidInput.of(Text.of("watchlists.body.not_object", shape));
         }
         List<FieldError> errors = new ArrayList<>();
         root.fieldNames().forEachRemaining(name -> {
             if (!name.equals("rucs")) {
-                errors.add(new FieldError(name, "unknown member; the body takes \"rucs\""));
+                errors.add(new FieldError(name, Text.of("watchlists.body.unknown_member")));
             }
         });
         JsonNode rucs = root.get("rucs");
         if (rucs == null || rucs.isNull()) {
-            errors.add(new FieldError("rucs", "is required; " + shape));
+            errors.add(new FieldError("rucs", Text.of("watchlists.rucs.required", shape)));
         } else if (!rucs.isArray()) {
-            errors.add(new FieldError("rucs", "must be an array of RUC strings"));
+            errors.add(new FieldError("rucs", Text.of("watchlists.rucs.not_array")));
         } else if (rucs.size() > max) {
-            errors.add(new FieldError("rucs", "must hold at most " + max + " RUCs in one call, got " + rucs.size()));
+            errors.add(new FieldError("rucs", Text.of("watchlists.rucs.too_many", max, rucs.size())));
         }
         if (!errors.isEmpty()) {
             throw new InvalidInput(errors);
@@ -78,18 +88,31 @@ final class WatchlistBody {
         for (int i = 0; i < rucs.size(); i++) {
             JsonNode element = rucs.get(i);
             if (!element.isTextual()) {
-                rejected.add(new Rejected(i, element.isNull() ? null : element.toString(),
-                        "a RUC is a string of 11 digits, not " + element.getNodeType().name().toLowerCase()));
+                rejected.add(Rejected.of(i, element.isNull() ? null : element.toString(),
+                        Text.of("watchlists.rejected.not_a_string", jsonType(element.getNodeType()))));
                 continue;
             }
             String text = element.textValue();
             try {
                 kept.add(Ruc.parse(text).value());
             } catch (InvalidRucException e) {
-                rejected.add(new Rejected(i, text, e.getMessage()));
+                rejected.add(Rejected.of(i, text, RucFaults.of(text, e)));
             }
         }
         return new Entries(List.copyOf(kept), rejected);
+    }
+
+    /** A JSON type that is not a string, as a rejected element's detail names it. */
+    private static Text jsonType(JsonNodeType type) {
+        return Text.of(switch (type) {
+            case ARRAY -> "watchlists.json_type.array";
+            case BOOLEAN -> "watchlists.json_type.boolean";
+            case NULL -> "watchlists.json_type.null";
+            case NUMBER -> "watchlists.json_type.number";
+            case OBJECT -> "watchlists.json_type.object";
+            // Not in a tree read from JSON text.
+            case BINARY, MISSING, POJO, STRING -> "watchlists.json_type.other";
+        });
     }
 
 }

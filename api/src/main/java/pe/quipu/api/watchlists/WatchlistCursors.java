@@ -2,6 +2,7 @@ package pe.quipu.api.watchlists;
 
 import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.Cursors;
+import pe.quipu.api.domain.Text;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -54,8 +55,7 @@ final class WatchlistCursors {
     private static Matcher match(Pattern pattern, String text, String list) {
         Matcher m = Cursors.fields(text, MAX_LENGTH, pattern, WatchlistCursors::notACursor);
         if (!m.group(1).equals(list)) {
-            throw new InvalidInput("cursor", "belongs to another list: send it with the list whose page gave it, or"
-                    + " no cursor");
+            throw new InvalidInput("cursor", Text.of("watchlists.cursor.another_list"));
         }
         return m;
     }
@@ -65,7 +65,6 @@ final class WatchlistCursors {
     }
 
     private static InvalidInput notACursor() {
-        return new InvalidInput("cursor", "is not a cursor this list gave: send the nextCursor of an earlier page as"
-                + " it came");
+        return new InvalidInput("cursor", Text.of("watchlists.cursor.not_a_cursor"));
     }
 }

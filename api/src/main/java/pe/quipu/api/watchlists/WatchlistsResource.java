@@ -19,6 +19,8 @@ import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.InvalidInput;
+import pe.quipu.api.domain.RucFaults;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.Idempotent;
 import pe.quipu.api.http.PageLimit;
 import pe.quipu.api.http.RequestBody;
@@ -76,7 +78,7 @@ public final class WatchlistsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response replace(@Auth QuipuPrincipal caller, @PathParam("name") String name, InputStream body) {
         WatchlistBody.Entries entries = bodies.read(RequestBody.readAtMost(body, MAX_PUT_BYTES,
-                "A watchlist's body is at most " + MAX_PUT_BYTES + " bytes"), MAX_PUT);
+                Text.of("watchlists.body.put_too_large", MAX_PUT_BYTES)), MAX_PUT);
         AccountWatchlists.Outcome outcome = watchlists.replace(caller.accountId(), name, entries);
         return noStore(Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
                 .entity(outcome.written()));
@@ -103,7 +105,7 @@ public final class WatchlistsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response add(@Auth QuipuPrincipal caller, @PathParam("name") String name, InputStream body) {
         WatchlistBody.Entries entries = bodies.read(RequestBody.readAtMost(body, MAX_POST_BYTES,
-                "This body is at most " + MAX_POST_BYTES + " bytes"), MAX_POST);
+                Text.of("watchlists.body.post_too_large", MAX_POST_BYTES)), MAX_POST);
         return noStore(Response.ok(watchlists.add(caller.accountId(), name, entries)));
     }
 
@@ -144,8 +146,7 @@ public final class WatchlistsResource {
         try {
             return OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
-            throw new InvalidInput("since", "must be an ISO 8601 timestamp with its offset, such as"
-                    + " 2026-10-01T00:00:00Z or 2026-10-01T00:00:00-05:00");
+            throw new InvalidInput("since", Text.of("watchlists.since.malformed"));
         }
     }
 
@@ -153,7 +154,7 @@ public final class WatchlistsResource {
         try {
             return Ruc.parse(text);
         } catch (InvalidRucException e) {
-            throw new InvalidInput("ruc", e.getMessage());
+            throw new InvalidInput("ruc", RucFaults.of(text, e));
         }
     }
 

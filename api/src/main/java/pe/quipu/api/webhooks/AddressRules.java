@@ -1,5 +1,7 @@
 package pe.quipu.api.webhooks;
 
+import pe.quipu.api.domain.Text;
+
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.util.Arrays;
@@ -18,21 +20,21 @@ final class AddressRules {
 
     /** IPv4, first match wins: the metadata address comes before the link-local range that holds it. */
     private static final List<Range> IPV4 = List.of(
-            Range.v4("0.0.0.0", 8, "this network"),
-            Range.v4("10.0.0.0", 8, "private network"),
-            Range.v4("100.64.0.0", 10, "shared address space, carrier-grade NAT"),
+            Range.v4("0.0.0.0", 8, "this_network"),
+            Range.v4("10.0.0.0", 8, "private_network"),
+            Range.v4("100.64.0.0", 10, "shared_address_space"),
             Range.v4("127.0.0.0", 8, "loopback"),
-            Range.v4("169.254.169.254", 32, "cloud metadata address"),
-            Range.v4("169.254.0.0", 16, "link-local"),
-            Range.v4("172.16.0.0", 12, "private network"),
-            Range.v4("192.0.0.0", 24, "IETF protocol assignments"),
+            Range.v4("169.254.169.254", 32, "cloud_metadata"),
+            Range.v4("169.254.0.0", 16, "link_local"),
+            Range.v4("172.16.0.0", 12, "private_network"),
+            Range.v4("192.0.0.0", 24, "ietf_protocol_assignments"),
             Range.v4("192.0.2.0", 24, "documentation"),
-            Range.v4("192.168.0.0", 16, "private network"),
+            Range.v4("192.168.0.0", 16, "private_network"),
             Range.v4("198.18.0.0", 15, "benchmarking"),
             Range.v4("198.51.100.0", 24, "documentation"),
             Range.v4("203.0.113.0", 24, "documentation"),
             Range.v4("224.0.0.0", 4, "multicast"),
-            Range.v4("240.0.0.0", 4, "reserved, including broadcast"));
+            Range.v4("240.0.0.0", 4, "reserved"));
 
     /**
      * IPv6, first match wins: the single addresses come before ::/96 that holds them. The last row refuses whatever
@@ -42,21 +44,21 @@ final class AddressRules {
     private static final List<Range> IPV6 = List.of(
             Range.v6(bytes(), 128, "::/128", "unspecified"),
             Range.v6(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 128, "::1/128", "loopback"),
-            Range.embedding(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff), 96, "::ffff:0:0/96", "IPv4-mapped", 12),
-            Range.v6(bytes(), 96, "::/96", "IPv4-compatible, deprecated"),
-            Range.embedding(bytes(0, 0x64, 0xff, 0x9b), 96, "64:ff9b::/96", "NAT64", 12),
-            Range.v6(bytes(0, 0x64, 0xff, 0x9b, 0, 1), 48, "64:ff9b:1::/48", "local-use NAT64"),
-            Range.v6(bytes(0x01, 0), 64, "100::/64", "discard-only"),
+            Range.embedding(bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff), 96, "::ffff:0:0/96", "ipv4_mapped", 12),
+            Range.v6(bytes(), 96, "::/96", "ipv4_compatible"),
+            Range.embedding(bytes(0, 0x64, 0xff, 0x9b), 96, "64:ff9b::/96", "nat64", 12),
+            Range.v6(bytes(0, 0x64, 0xff, 0x9b, 0, 1), 48, "64:ff9b:1::/48", "local_use_nat64"),
+            Range.v6(bytes(0x01, 0), 64, "100::/64", "discard_only"),
             Range.v6(bytes(0x20, 0x01, 0x0d, 0xb8), 32, "2001:db8::/32", "documentation"),
             Range.v6(bytes(0x20, 0x01, 0, 0x02, 0, 0), 48, "2001:2::/48", "benchmarking"),
-            Range.v6(bytes(0x20, 0x01, 0, 0), 32, "2001::/32", "Teredo"),
+            Range.v6(bytes(0x20, 0x01, 0, 0), 32, "2001::/32", "teredo"),
             Range.embedding(bytes(0x20, 0x02), 16, "2002::/16", "6to4", 2),
             Range.v6(bytes(0x3f, 0xff), 20, "3fff::/20", "documentation"),
-            Range.v6(bytes(0xfc), 7, "fc00::/7", "unique local"),
-            Range.v6(bytes(0xfe, 0x80), 10, "fe80::/10", "link-local"),
-            Range.v6(bytes(0xfe, 0xc0), 10, "fec0::/10", "site-local, deprecated"),
+            Range.v6(bytes(0xfc), 7, "fc00::/7", "unique_local"),
+            Range.v6(bytes(0xfe, 0x80), 10, "fe80::/10", "link_local"),
+            Range.v6(bytes(0xfe, 0xc0), 10, "fec0::/10", "site_local"),
             Range.v6(bytes(0xff), 8, "ff00::/8", "multicast"),
-            Range.outside(bytes(0x20), 3, "2000::/3", "not global unicast"));
+            Range.outside(bytes(0x20), 3, "2000::/3", "not_global_unicast"));
 
     private final boolean allowPrivateNetworks;
 
@@ -67,9 +69,9 @@ final class AddressRules {
 
     /**
      * Empty when the address is public unicast (or private networks are allowed); otherwise why it is refused, e.g.
-     * {@code "127.0.0.1 is in 127.0.0.0/8 (loopback)"}.
+     * "127.0.0.1 is in 127.0.0.0/8 (loopback)".
      */
-    Optional<String> refusal(InetAddress address) {
+    Optional<Text> refusal(InetAddress address) {
         if (allowPrivateNetworks) {
             return Optional.empty();
         }
@@ -79,19 +81,20 @@ final class AddressRules {
         return address instanceof Inet4Address ? judgeV4(bytes) : judgeV6(bytes);
     }
 
-    private static Optional<String> judgeV4(byte[] address) {
-        return match(IPV4, address).map(range -> format(address) + " is in " + range.described());
+    private static Optional<Text> judgeV4(byte[] address) {
+        return match(IPV4, address).map(range -> Text.of("webhooks.address.in_range", format(address),
+                range.described()));
     }
 
-    private static Optional<String> judgeV6(byte[] address) {
+    private static Optional<Text> judgeV6(byte[] address) {
         return match(IPV6, address).flatMap(range -> {
             if (range.embeddedAt() < 0) {
-                return Optional.of(format(address) + " is in " + range.described());
+                return Optional.of(Text.of("webhooks.address.in_range", format(address), range.described()));
             }
             // The connection would end up at the IPv4 address carried inside, so that address decides.
             byte[] v4 = Arrays.copyOfRange(address, range.embeddedAt(), range.embeddedAt() + 4);
-            return match(IPV4, v4).map(inner -> format(address) + " is in " + range.described() + " and carries "
-                    + format(v4) + ", which is in " + inner.described());
+            return match(IPV4, v4).map(inner -> Text.of("webhooks.address.carries", format(address),
+                    range.described(), format(v4), inner.described()));
         });
     }
 
@@ -152,7 +155,8 @@ final class AddressRules {
     }
 
     /**
-     * One row of the table: a prefix of {@code bits} bits. {@code embeddedAt} is the offset of an IPv4 address the
+     * One row of the table: a prefix of {@code bits} bits, and what the range is for ({@code label}, the last segment
+     * of its message key {@code webhooks.range.<label>}). {@code embeddedAt} is the offset of an IPv4 address the
      * range carries (judged in its place), or -1; {@code outside} makes the row match what the prefix does not hold.
      */
     private record Range(byte[] prefix, int bits, String cidr, String label, int embeddedAt, boolean outside) {
@@ -200,8 +204,9 @@ final class AddressRules {
             return (address[whole] & mask) == (prefix[whole] & mask);
         }
 
-        String described() {
-            return cidr + " (" + label + ")";
+        /** "127.0.0.0/8 (loopback)". */
+        Text described() {
+            return Text.of("webhooks.address.range", cidr, Text.of("webhooks.range." + label));
         }
     }
 }

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -217,8 +216,7 @@ public final class DeliveryWorker implements Managed {
         try {
             InetAddress pinned = InetAddress.ofLiteral(delivery.pinnedAddress());
             // The rules may have changed since the URL was pinned (a setting, a range): they hold at every attempt.
-            Optional<String> refusal = rules.refusal(pinned);
-            if (refusal.isPresent()) {
+            if (rules.refusal(pinned).isPresent()) {
                 finish(delivery, attemptId, now, WebhookSender.Outcome.blocked());
                 return;
             }

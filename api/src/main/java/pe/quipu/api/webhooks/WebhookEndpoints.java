@@ -14,6 +14,7 @@ import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.DomainException.NotFound;
 import pe.quipu.api.domain.DomainException.PlanForbids;
 import pe.quipu.api.domain.DomainException.Unauthenticated;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.plans.AccountLimitsCache;
 import pe.quipu.core.events.EventOutbox;
 
@@ -75,7 +76,7 @@ public final class WebhookEndpoints {
         jdbi.useHandle(h -> {
             EndpointRows rows = h.attach(EndpointRows.class);
             boolean admin = rows.isAdmin(accountId)
-                    .orElseThrow(() -> new Unauthenticated("The account of this API key no longer exists"));
+                    .orElseThrow(() -> new Unauthenticated(Text.of("webhooks.account_gone")));
             int cap = cap(accountId);
             if (cap == 0 || rows.count(accountId) >= cap) {
                 throw new PlanForbids(capDetail(cap));
@@ -136,7 +137,8 @@ public final class WebhookEndpoints {
                 if (changes.active()) {
                     int cap = cap(accountId);
                     if (rows.countActive(accountId) >= cap) {
-                        throw new PlanForbids(capDetail(cap) + "; deactivate or delete another endpoint first");
+                        throw new PlanForbids(cap == 0 ? capDetail(cap)
+                                : Text.of(cap == 1 ? "webhooks.plan.active_one" : "webhooks.plan.active_many", cap));
                     }
                 }
                 rows.setActive(id, changes.active(), now);
@@ -196,7 +198,7 @@ public final class WebhookEndpoints {
             lockAccount(rows, accountId);
             EndpointView endpoint = view(h, accountId, id);
             if (!endpoint.active()) {
-                throw new Conflict("This endpoint is inactive; set active to true to send it a test event");
+                throw new Conflict(Text.of("webhooks.inactive.test"));
             }
             Instant now = clock.instant();
             Map<String, Object> data = new LinkedHashMap<>();
@@ -225,7 +227,7 @@ public final class WebhookEndpoints {
         return jdbi.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, h -> {
             view(h, accountId, id);
             EndpointRows rows = h.attach(EndpointRows.class);
-            return rows.delivery(id, deliveryId).orElseThrow(() -> new NotFound("This endpoint has no such delivery"))
+            return rows.delivery(id, deliveryId).orElseThrow(() -> new NotFound(Text.of("webhooks.delivery_not_found")))
                     .view().withAttempts(rows.attempts(deliveryId));
         });
     }
@@ -240,12 +242,12 @@ public final class WebhookEndpoints {
             EndpointView endpoint = view(h, accountId, id);
             Instant now = clock.instant();
             if (!endpoint.active()) {
-                throw new Conflict("This endpoint is inactive; set active to true before retrying its deliveries");
+                throw new Conflict(Text.of("webhooks.inactive.retry"));
             }
             Instant lease = rows.lockDelivery(id, deliveryId)
-                    .orElseThrow(() -> new NotFound("This endpoint has no such delivery")).leaseUntil();
+                    .orElseThrow(() -> new NotFound(Text.of("webhooks.delivery_not_found"))).leaseUntil();
             if (lease != null && lease.isAfter(now)) {
-                throw new Conflict("An attempt of this delivery is under way; retry once it has finished");
+                throw new Conflict(Text.of("webhooks.delivery_under_way"));
             }
             rows.restart(deliveryId, now);
             h.execute("select pg_notify(?, 'retry')", DeliveryWorker.CHANNEL);
@@ -269,11 +271,11 @@ public final class WebhookEndpoints {
     private static void checkEvents(Set<String> events, boolean admin) {
         for (String type : events) {
             if (!EventTypes.known(type)) {
-                throw new InvalidInput("events", "unknown event '" + type + "'; known events: "
-                        + String.join(", ", EventTypes.ALL));
+                throw new InvalidInput("events", Text.of("webhooks.events.unknown", type,
+                        String.join(", ", EventTypes.ALL)));
             }
             if (EventTypes.adminOnly(type) && !admin) {
-                throw new InvalidInput("events", "'" + type + "' is sent only to accounts with admin rights");
+                throw new InvalidInput("events", Text.of("webhooks.events.admin_only", type));
             }
         }
     }
@@ -282,9 +284,9 @@ public final class WebhookEndpoints {
         return limits.get(accountId).map(l -> l.webhookEndpoints()).orElse(0);
     }
 
-    private static String capDetail(int cap) {
-        return cap == 0 ? "The account's plan includes no webhook endpoints; webhooks are available from the Starter plan"
-                : "The account's plan allows " + cap + " webhook endpoint" + (cap == 1 ? "" : "s");
+    private static Text capDetail(int cap) {
+        return cap == 0 ? Text.of("webhooks.plan.none")
+                : Text.of(cap == 1 ? "webhooks.plan.cap_one" : "webhooks.plan.cap_many", cap);
     }
 
     private static void subscribe(EndpointRows rows, UUID id, Set<String> events) {
@@ -298,7 +300,7 @@ public final class WebhookEndpoints {
 
     private static boolean lockAccount(EndpointRows rows, UUID accountId) {
         return rows.lockAccount(accountId)
-                .orElseThrow(() -> new Unauthenticated("The account of this API key no longer exists"));
+                .orElseThrow(() -> new Unauthenticated(Text.of("webhooks.account_gone")));
     }
 
     private static Map<String, Object> details(UUID id, String url, Set<String> events, boolean active) {
@@ -311,7 +313,7 @@ public final class WebhookEndpoints {
     }
 
     private static NotFound notFound() {
-        return new NotFound("This account has no webhook endpoint with this id");
+        return new NotFound(Text.of("webhooks.endpoint_not_found"));
     }
 
     interface EndpointRows {

@@ -1,5 +1,7 @@
 package pe.quipu.api.webhooks;
 
+import pe.quipu.api.domain.Text;
+
 import java.net.IDN;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -31,7 +33,6 @@ final class WebhookUrls {
     private static final Pattern DOTTED_DECIMAL =
             Pattern.compile("(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}"
                     + "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
-    private static final String DOTTED_DECIMAL_HINT = "write an IPv4 address in dotted-decimal form";
 
     /** How host names are resolved; tests pass their own (a map), production the system's resolver. */
     interface Resolver {
@@ -49,7 +50,7 @@ final class WebhookUrls {
         }
 
         /** {@code reason} is a sentence for a 400 detail that names the rule broken. */
-        record Refused(String reason) implements Check {
+        record Refused(Text reason) implements Check {
         }
     }
 
@@ -65,49 +66,49 @@ final class WebhookUrls {
 
     Check check(String url) {
         if (url == null || url.isEmpty()) {
-            return refused("a webhook URL is required");
+            return refused(Text.of("webhooks.url.required"));
         }
         if (url.length() > MAX_LENGTH) {
-            return refused("the URL is " + url.length() + " characters long; at most " + MAX_LENGTH + " are accepted");
+            return refused(Text.of("webhooks.url.too_long", url.length(), MAX_LENGTH));
         }
         if (url.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c)
                 || Character.isISOControl(c))) {
-            return refused("the URL contains whitespace or control characters");
+            return refused(Text.of("webhooks.url.whitespace"));
         }
         URI uri;
         try {
             uri = new URI(url);
         } catch (URISyntaxException e) {
-            return refused("the URL is not a valid URI: " + e.getReason() + " at index " + e.getIndex());
+            return refused(notAUri(url, e));
         }
         if (uri.getScheme() == null) {
-            return refused("the URL must be absolute, starting with https://");
+            return refused(Text.of("webhooks.url.not_absolute"));
         }
 
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.equals("http") && !allowHttp) {
-            return refused("http:// URLs are accepted only in development (webhooks.allowHttp); use https://");
+            return refused(Text.of("webhooks.url.http_in_development_only"));
         }
         if (!scheme.equals("https") && !scheme.equals("http")) {
-            return refused("the URL scheme " + scheme + ": is not accepted; use https://");
+            return refused(Text.of("webhooks.url.scheme", scheme));
         }
 
         String authority = uri.getRawAuthority();
         if (uri.isOpaque() || authority == null || authority.isEmpty()) {
-            return refused("the URL has no host; write it as " + scheme + "://host/path");
+            return refused(Text.of("webhooks.url.no_host", scheme));
         }
         if (authority.contains("@")) {
-            return refused("the URL must not contain a user name or password; put credentials elsewhere");
+            return refused(Text.of("webhooks.url.user_info"));
         }
         if (uri.getRawFragment() != null) {
-            return refused("the URL must not contain a fragment (#...)");
+            return refused(Text.of("webhooks.url.fragment"));
         }
 
         Authority parts;
         try {
             parts = Authority.parse(authority);
-        } catch (IllegalArgumentException e) {
-            return refused(e.getMessage());
+        } catch (Authority.Malformed e) {
+            return refused(e.reason());
         }
         int port = parts.port() != Authority.DEFAULT_PORT ? parts.port() : scheme.equals("https") ? 443 : 80;
         return parts.bracketed() ? checkIpv6Literal(uri, scheme, parts, port) : checkHost(uri, scheme, parts, port);
@@ -117,17 +118,17 @@ final class WebhookUrls {
     private Check checkIpv6Literal(URI uri, String scheme, Authority parts, int port) {
         String literal = parts.host().toLowerCase(Locale.ROOT);
         if (literal.contains("%")) {
-            return refused("the IPv6 address [" + literal + "] has a zone id; zone ids are not accepted");
+            return refused(Text.of("webhooks.host.zone_id", literal));
         }
         InetAddress address;
         try {
             address = Inet6Address.ofLiteral(literal);
         } catch (IllegalArgumentException e) {
-            return refused("the host [" + literal + "] is not a valid IPv6 address");
+            return refused(Text.of("webhooks.host.invalid_ipv6", literal));
         }
-        Optional<String> refusal = rules.refusal(address);
+        Optional<Text> refusal = rules.refusal(address);
         if (refusal.isPresent()) {
-            return refused("the host [" + literal + "] is not a public address: " + refusal.get());
+            return refused(Text.of("webhooks.host.not_public", "[" + literal + "]", refusal.get()));
         }
         return accepted(uri, scheme, "[" + literal + "]", literal, parts, port, address);
     }
@@ -135,7 +136,7 @@ final class WebhookUrls {
     private Check checkHost(URI uri, String scheme, Authority parts, int port) {
         String given = parts.host();
         if (given.contains("%")) {
-            return refused("the host " + given + " contains percent-encoding; write the host name as it is");
+            return refused(Text.of("webhooks.host.percent_encoded", given));
         }
         String host;
         try {
@@ -143,54 +144,49 @@ final class WebhookUrls {
             // full-width digits and dots into ASCII ones, so the numeric checks below see what a resolver would.
             host = IDN.toASCII(given, IDN.USE_STD3_ASCII_RULES).toLowerCase(Locale.ROOT);
         } catch (IllegalArgumentException e) {
-            return refused("the host " + given + " is not a valid host name (" + e.getMessage() + ")");
+            return refused(notAHostName(given));
         }
         if (host.isEmpty()) {
-            return refused("the URL has no host; write it as " + scheme + "://host/path");
+            return refused(Text.of("webhooks.url.no_host", scheme));
         }
 
         String[] labels = stripTrailingDot(host).split("\\.", -1);
         if (NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches()) {
             if (!DOTTED_DECIMAL.matcher(host).matches()) {
                 return refused(inetAton(labels)
-                        .map(read -> "the host " + host + " is read by resolvers as " + read + "; "
-                                + DOTTED_DECIMAL_HINT)
-                        .orElse("the host " + host + " looks like a numeric IPv4 address but is not one; "
-                                + DOTTED_DECIMAL_HINT));
+                        .map(read -> Text.of("webhooks.host.numeric_read_as", host, read))
+                        .orElse(Text.of("webhooks.host.numeric_not_ipv4", host)));
             }
             InetAddress address = Inet4Address.ofLiteral(host);
-            Optional<String> refusal = rules.refusal(address);
+            Optional<Text> refusal = rules.refusal(address);
             if (refusal.isPresent()) {
-                return refused("the host " + host + " is not a public address: " + refusal.get());
+                return refused(Text.of("webhooks.host.not_public", host, refusal.get()));
             }
             return accepted(uri, scheme, host, host, parts, port, address);
         }
 
         URI normalised = normalise(uri, scheme, host, parts);
         if (normalised == null || normalised.getHost() == null) {
-            return refused("the host " + host + " is not a valid host name");
+            return refused(Text.of("webhooks.host.invalid", host));
         }
         List<InetAddress> addresses;
         try {
             addresses = resolver.resolve(host);
         } catch (BoundedResolver.TimedOut e) {
-            return refused(e.waited().isZero()
-                    ? "the host " + host + " could not be resolved now (too many lookups under way); try again later"
-                    : "the host " + host + " did not resolve within " + seconds(e.waited())
-                            + "; check its name servers, or try again later");
+            return refused(e.waited().isZero() ? Text.of("webhooks.host.resolvers_busy", host)
+                    : Text.of("webhooks.host.resolve_timed_out", host, waited(e.waited())));
         } catch (UnknownHostException e) {
-            return refused("the host " + host + " does not resolve");
+            return refused(Text.of("webhooks.host.does_not_resolve", host));
         }
         if (addresses == null || addresses.isEmpty()) {
-            return refused("the host " + host + " does not resolve");
+            return refused(Text.of("webhooks.host.does_not_resolve", host));
         }
         // Every address is checked, as a connection may use any of them; one private answer refuses the host. The
         // address is not named: what an internal name resolves to is the operator's network, not the caller's to
         // learn (a literal the caller wrote is named, above).
         for (InetAddress address : addresses) {
             if (rules.refusal(address).isPresent()) {
-                return refused("the host " + host + " resolves to a non-public address; webhooks are delivered to "
-                        + "public addresses only");
+                return refused(Text.of("webhooks.host.resolves_non_public", host));
             }
         }
         // The resolver's first answer is kept rather than the first IPv4 one: its order is the system's address
@@ -202,7 +198,7 @@ final class WebhookUrls {
                                   InetAddress address) {
         URI normalised = normalise(uri, scheme, uriHost, parts);
         if (normalised == null) {
-            return refused("the URL is not a valid URI");
+            return refused(Text.of("webhooks.url.invalid"));
         }
         return new Check.Accepted(normalised, host, port, address);
     }
@@ -226,9 +222,69 @@ final class WebhookUrls {
         }
     }
 
-    private static String seconds(Duration waited) {
+    /** How long a lookup was waited for: "1 second", "5 seconds", "1500 ms". */
+    private static Text waited(Duration waited) {
         long millis = waited.toMillis();
-        return millis % 1000 == 0 ? millis / 1000 + (millis == 1000 ? " second" : " seconds") : millis + " ms";
+        if (millis % 1000 != 0) {
+            return Text.of("webhooks.duration.millis", millis);
+        }
+        return millis == 1000 ? Text.of("webhooks.duration.one_second")
+                : Text.of("webhooks.duration.seconds", millis / 1000);
+    }
+
+    /**
+     * Why {@code url} is not a URI, described from where {@link URI}'s parser stopped rather than in its own words
+     * (English, and naming the parser's grammar): an illegal character, a broken %-escape, a malformed IPv6 literal,
+     * or else only the place.
+     */
+    private static Text notAUri(String url, URISyntaxException e) {
+        int index = e.getIndex();
+        if (index < 0 || index > url.length()) {
+            return Text.of("webhooks.url.invalid");
+        }
+        String reason = e.getReason() == null ? "" : e.getReason();
+        if (reason.startsWith("Illegal character") && index < url.length()) {
+            return Text.of("webhooks.url.illegal_character", Character.toString(url.codePointAt(index)), index);
+        }
+        if (reason.startsWith("Malformed escape pair")) {
+            return Text.of("webhooks.url.malformed_escape", index);
+        }
+        if (reason.contains("IPv6")) {
+            return Text.of("webhooks.url.malformed_ipv6", index);
+        }
+        return Text.of("webhooks.url.invalid_at", index);
+    }
+
+    /**
+     * Why {@code given} is not a host name {@link IDN} takes (STD3 rules), found in its labels rather than taken from
+     * IDN's English message: an empty label, a character other than a letter, digit or hyphen, a label starting or
+     * ending with a hyphen, one over 63 characters; or, for what only IDN's mapping reveals, no more than that.
+     */
+    private static Text notAHostName(String given) {
+        String[] labels = given.split("[.\u3002\uFF0E\uFF61]", -1);
+        for (int i = 0; i < labels.length; i++) {
+            String label = labels[i];
+            if (label.isEmpty()) {
+                if (i > 0 && i == labels.length - 1) {
+                    continue; // a trailing dot: the name is fully qualified
+                }
+                return Text.of("webhooks.host.empty_label", given);
+            }
+            for (int j = 0; j < label.length(); j++) {
+                char c = label.charAt(j);
+                boolean ldh = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+                if (c < 0x80 && !ldh) {
+                    return Text.of("webhooks.host.illegal_character", given, String.valueOf(c));
+                }
+            }
+            if (label.startsWith("-") || label.endsWith("-")) {
+                return Text.of("webhooks.host.hyphen", given, label);
+            }
+            if (label.chars().allMatch(c -> c < 0x80) && label.length() > 63) {
+                return Text.of("webhooks.host.long_label", given);
+            }
+        }
+        return Text.of("webhooks.host.invalid", given);
     }
 
     private static String stripTrailingDot(String host) {
@@ -294,18 +350,32 @@ final class WebhookUrls {
         }
     }
 
-    private static Check refused(String reason) {
+    private static Check refused(Text reason) {
         return new Check.Refused(reason);
     }
 
     /**
      * The host and port of a raw authority already known to hold no user info. {@code host} is without brackets;
      * {@code bracketed} tells an IPv6 literal from a name; {@code port} is {@link #DEFAULT_PORT} when none is given.
-     * Throws with a refusal reason when the port is not 1-65535.
+     * Throws {@link Malformed} with a refusal reason when the port is not 1-65535.
      */
     private record Authority(String host, boolean bracketed, int port) {
 
         static final int DEFAULT_PORT = 0; // not a port a URL may name, so it cannot be mistaken for one
+
+        /** The authority's fault, as a refusal reason. */
+        static final class Malformed extends IllegalArgumentException {
+            private final transient Text reason;
+
+            Malformed(Text reason) {
+                super(reason.english());
+                this.reason = reason;
+            }
+
+            Text reason() {
+                return reason;
+            }
+        }
 
         static Authority parse(String authority) {
             String host;
@@ -314,7 +384,7 @@ final class WebhookUrls {
             if (bracketed) {
                 int close = authority.indexOf(']');
                 if (close < 0) {
-                    throw new IllegalArgumentException("the IPv6 address in the URL has no closing bracket");
+                    throw new Malformed(Text.of("webhooks.url.ipv6_unclosed"));
                 }
                 host = authority.substring(1, close);
                 rest = authority.substring(close + 1);
@@ -329,7 +399,7 @@ final class WebhookUrls {
             String port = rest.substring(1);
             if (!rest.startsWith(":") || !port.matches("[0-9]{1,5}") || Integer.parseInt(port) < 1
                     || Integer.parseInt(port) > 65535) {
-                throw new IllegalArgumentException("the URL port must be a number from 1 to 65535");
+                throw new Malformed(Text.of("webhooks.url.port"));
             }
             return new Authority(host, bracketed, Integer.parseInt(port));
         }

@@ -20,6 +20,7 @@ import pe.quipu.api.auth.QuipuPrincipal;
 import pe.quipu.api.auth.RequiresScope;
 import pe.quipu.api.auth.Scope;
 import pe.quipu.api.domain.DomainException.NotFound;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.throttle.KeyedThrottle;
 import pe.quipu.api.http.Idempotent;
 import pe.quipu.api.http.JsonBody;
@@ -160,19 +161,19 @@ public final class WebhooksResource {
         Set<String> events = null;
         if (names != null) {
             if (names.isEmpty()) {
-                fields.reject("events", "must name at least one event: " + String.join(", ", EventTypes.ALL));
+                fields.reject("events", Text.of("webhooks.events.empty", String.join(", ", EventTypes.ALL)));
             } else {
                 events = new LinkedHashSet<>(names);
             }
         }
         if (!creating && url == null && names == null && active == null && !fields.has("url")
                 && !fields.has("events") && !fields.has("active")) {
-            fields.reject("body", "must change at least one of url, events, active");
+            fields.reject("body", Text.of("webhooks.body.no_change"));
         }
         if (!creating) {
             for (String member : MEMBERS) {
                 if (fields.isNull(member)) {
-                    fields.reject(member, "must not be null");
+                    fields.reject(member, Text.of("webhooks.body.null_member"));
                 }
             }
         }
@@ -182,12 +183,12 @@ public final class WebhooksResource {
 
     /** Anything but a UUID is an endpoint this account does not have (404, as for another account's). */
     private static UUID endpointId(String id) {
-        return PathIds.uuid(id, "This account has no webhook endpoint with this id");
+        return PathIds.uuid(id, Text.of("webhooks.endpoint_not_found"));
     }
 
     private static String deliveryId(String id) {
         if (!DELIVERY_ID.matcher(id).matches()) {
-            throw new NotFound("This endpoint has no such delivery");
+            throw new NotFound(Text.of("webhooks.delivery_not_found"));
         }
         return id;
     }

@@ -347,7 +347,7 @@ class WebhookUrlsTest {
 
     private static String refusal(Check check) {
         assertThat(check).isInstanceOf(Refused.class);
-        return ((Refused) check).reason();
+        return ((Refused) check).reason().english();
     }
 
     private static Accepted accepted(Check check) {
