@@ -52,16 +52,6 @@ public abstract sealed class DomainException extends RuntimeException
             return new InvalidInput(detail, List.of());
         }
 
-        @Deprecated(forRemoval = true)
-        public static InvalidInput of(String detail) {
-            return of(Text.untranslated(detail));
-        }
-
-        @Deprecated(forRemoval = true)
-        public InvalidInput(String field, String message) {
-            this(field, Text.untranslated(message));
-        }
-
         private InvalidInput(Text detail, List<FieldError> errors) {
             super(detail);
             this.errors = errors;
@@ -88,22 +78,12 @@ public abstract sealed class DomainException extends RuntimeException
         public Unauthenticated(Text detail) {
             super(detail);
         }
-
-        @Deprecated(forRemoval = true)
-        public Unauthenticated(String detail) {
-            this(Text.untranslated(detail));
-        }
     }
 
     /** The API key lacks the scope the operation needs. */
     public static final class ScopeRequired extends DomainException {
         public ScopeRequired(Text detail) {
             super(detail);
-        }
-
-        @Deprecated(forRemoval = true)
-        public ScopeRequired(String detail) {
-            this(Text.untranslated(detail));
         }
     }
 
@@ -112,22 +92,12 @@ public abstract sealed class DomainException extends RuntimeException
         public PlanForbids(Text detail) {
             super(detail);
         }
-
-        @Deprecated(forRemoval = true)
-        public PlanForbids(String detail) {
-            this(Text.untranslated(detail));
-        }
     }
 
     /** No such thing, or not the caller's. */
     public static final class NotFound extends DomainException {
         public NotFound(Text detail) {
             super(detail);
-        }
-
-        @Deprecated(forRemoval = true)
-        public NotFound(String detail) {
-            this(Text.untranslated(detail));
         }
     }
 
@@ -140,11 +110,6 @@ public abstract sealed class DomainException extends RuntimeException
             this.deletedAt = deletedAt;
         }
 
-        @Deprecated(forRemoval = true)
-        public Gone(String detail, java.time.Instant deletedAt) {
-            this(Text.untranslated(detail), deletedAt);
-        }
-
         public java.time.Instant deletedAt() {
             return deletedAt;
         }
@@ -154,11 +119,6 @@ public abstract sealed class DomainException extends RuntimeException
     public static final class Conflict extends DomainException {
         public Conflict(Text detail) {
             super(detail);
-        }
-
-        @Deprecated(forRemoval = true)
-        public Conflict(String detail) {
-            this(Text.untranslated(detail));
         }
     }
 
@@ -192,18 +152,8 @@ public abstract sealed class DomainException extends RuntimeException
             this(detail, retryAfterSeconds, null);
         }
 
-        @Deprecated(forRemoval = true)
-        public RateLimited(String detail, long retryAfterSeconds) {
-            this(Text.untranslated(detail), retryAfterSeconds);
-        }
-
         public RateLimited(Text detail, long retryAfterSeconds, Allowance allowance) {
             super(detail, retryAfterSeconds, allowance);
-        }
-
-        @Deprecated(forRemoval = true)
-        public RateLimited(String detail, long retryAfterSeconds, Allowance allowance) {
-            this(Text.untranslated(detail), retryAfterSeconds, allowance);
         }
     }
 
@@ -212,22 +162,12 @@ public abstract sealed class DomainException extends RuntimeException
         public QuotaExceeded(Text detail, long retryAfterSeconds, Allowance allowance) {
             super(detail, retryAfterSeconds, allowance);
         }
-
-        @Deprecated(forRemoval = true)
-        public QuotaExceeded(String detail, long retryAfterSeconds, Allowance allowance) {
-            this(Text.untranslated(detail), retryAfterSeconds, allowance);
-        }
     }
 
     /** A source Quipu depends on did not answer, and nothing Quipu keeps answers instead. */
     public static final class UpstreamUnavailable extends DomainException {
         public UpstreamUnavailable(Text detail) {
             super(detail);
-        }
-
-        @Deprecated(forRemoval = true)
-        public UpstreamUnavailable(String detail) {
-            this(Text.untranslated(detail));
         }
     }
 }

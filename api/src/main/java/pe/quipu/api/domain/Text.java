@@ -37,12 +37,6 @@ public record Text(String key, List<Object> args) {
         return new Text(key, Arrays.asList(args));
     }
 
-    /** Words not yet moved to a bundle, said as they are in every language. */
-    @Deprecated(forRemoval = true)
-    public static Text untranslated(String words) {
-        return of("domain.untranslated", words);
-    }
-
     /** The package (under {@code pe.quipu.api}) whose bundles hold this key. */
     public String area() {
         return key.substring(0, key.indexOf('.'));

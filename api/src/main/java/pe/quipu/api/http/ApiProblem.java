@@ -26,11 +26,6 @@ public final class ApiProblem extends RuntimeException {
         return new ApiProblem(type, detail, Map.of());
     }
 
-    @Deprecated(forRemoval = true)
-    public static ApiProblem of(ProblemType type, String detail) {
-        return of(type, Text.untranslated(detail));
-    }
-
     /** A refusal whose answer carries these headers too (a 415 for a content coding says which it reads). */
     public static ApiProblem of(ProblemType type, Text detail, Map<String, String> headers) {
         return new ApiProblem(type, detail, headers);

@@ -183,11 +183,6 @@ public final class JsonBody {
             errors.add(new FieldError(name, message));
         }
 
-        @Deprecated(forRemoval = true)
-        public void reject(String name, String message) {
-            reject(name, Text.untranslated(message));
-        }
-
         /** Throws one 400 {@code validation_error} listing every fault, if any. */
         public void validate() {
             if (!errors.isEmpty()) {

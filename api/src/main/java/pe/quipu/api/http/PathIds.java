@@ -22,9 +22,4 @@ public final class PathIds {
         }
         return UUID.fromString(id);
     }
-
-    @Deprecated(forRemoval = true)
-    public static UUID uuid(String id, String notFound) {
-        return uuid(id, Text.untranslated(notFound));
-    }
 }

@@ -34,11 +34,6 @@ public final class RequestBody {
         return bytes;
     }
 
-    @Deprecated(forRemoval = true)
-    public static byte[] readAtMost(InputStream body, int limit, String tooLarge) {
-        return readAtMost(body, limit, Text.untranslated(tooLarge));
-    }
-
     static ApiProblem notArrived() {
         return ApiProblem.of(ProblemType.VALIDATION_ERROR, Text.of("http.body_not_arrived"),
                 Map.of("Connection", "close"));

@@ -38,10 +38,4 @@ public final class ThrottleSettings {
     public KeyedThrottle throttle(Text what, Clock clock) {
         return new KeyedThrottle(what, limit, period.toJavaDuration(), clock);
     }
-
-    /** Words not yet in a bundle: said as they are, in every language, inside the refusal's sentence. */
-    @Deprecated(forRemoval = true)
-    public KeyedThrottle throttle(String what, Clock clock) {
-        return throttle(Text.untranslated(what), clock);
-    }
 }

@@ -9,8 +9,8 @@ import pe.quipu.api.domain.DomainException.InvalidInput;
 import pe.quipu.api.domain.FieldError;
 import pe.quipu.api.domain.RucFaults;
 import pe.quipu.api.domain.StrictJson;
+import pe.quipu.api.domain.Language;
 import pe.quipu.api.domain.Text;
-import pe.quipu.api.http.RequestLanguage;
 import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
@@ -41,8 +41,8 @@ final class WatchlistBody {
     @JsonInclude(JsonInclude.Include.ALWAYS)
     @JsonPropertyOrder({"index", "ruc", "detail"})
     public record Rejected(int index, String ruc, String detail) {
-        static Rejected of(int index, String ruc, Text why) {
-            return new Rejected(index, ruc, why.in(RequestLanguage.current()));
+        static Rejected of(int index, String ruc, Text why, Language language) {
+            return new Rejected(index, ruc, why.in(language));
         }
     }
 
@@ -57,7 +57,7 @@ final class WatchlistBody {
      * @param max the most elements one call takes
      * @throws InvalidInput when the body is not such an object, or {@code rucs} is missing, not an array or longer
      */
-    Entries read(byte[] body, int max) {
+    Entries read(byte[] body, int max, Language language) {
         JsonNode root = this.json.tree(body);
         Text shape = Text.of("watchlists.body.shape", max);
         if (root == null || root.isMissingNode()) {
@@ -89,14 +89,14 @@ final class WatchlistBody {
             JsonNode element = rucs.get(i);
             if (!element.isTextual()) {
                 rejected.add(Rejected.of(i, element.isNull() ? null : element.toString(),
-                        Text.of("watchlists.rejected.not_a_string", jsonType(element.getNodeType()))));
+                        Text.of("watchlists.rejected.not_a_string", jsonType(element.getNodeType())), language));
                 continue;
             }
             String text = element.textValue();
             try {
                 kept.add(Ruc.parse(text).value());
             } catch (InvalidRucException e) {
-                rejected.add(Rejected.of(i, text, RucFaults.of(text, e)));
+                rejected.add(Rejected.of(i, text, RucFaults.of(text, e), language));
             }
         }
         return new Entries(List.copyOf(kept), rejected);

@@ -24,6 +24,7 @@ import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.Idempotent;
 import pe.quipu.api.http.PageLimit;
 import pe.quipu.api.http.RequestBody;
+import pe.quipu.api.http.RequestLanguage;
 import pe.quipu.api.http.StrictQueryString;
 import pe.quipu.api.metering.CostsUnits;
 import pe.quipu.core.ruc.InvalidRucException;
@@ -78,7 +79,7 @@ public final class WatchlistsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response replace(@Auth QuipuPrincipal caller, @PathParam("name") String name, InputStream body) {
         WatchlistBody.Entries entries = bodies.read(RequestBody.readAtMost(body, MAX_PUT_BYTES,
-                Text.of("watchlists.body.put_too_large", MAX_PUT_BYTES)), MAX_PUT);
+                Text.of("watchlists.body.put_too_large", MAX_PUT_BYTES)), MAX_PUT, RequestLanguage.current());
         AccountWatchlists.Outcome outcome = watchlists.replace(caller.accountId(), name, entries);
         return noStore(Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
                 .entity(outcome.written()));
@@ -105,7 +106,7 @@ public final class WatchlistsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public Response add(@Auth QuipuPrincipal caller, @PathParam("name") String name, InputStream body) {
         WatchlistBody.Entries entries = bodies.read(RequestBody.readAtMost(body, MAX_POST_BYTES,
-                Text.of("watchlists.body.post_too_large", MAX_POST_BYTES)), MAX_POST);
+                Text.of("watchlists.body.post_too_large", MAX_POST_BYTES)), MAX_POST, RequestLanguage.current());
         return noStore(Response.ok(watchlists.add(caller.accountId(), name, entries)));
     }
 

@@ -1,6 +1,7 @@
 package pe.quipu.api.webhooks;
 
 import io.dropwizard.core.setup.Environment;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.http.JsonBody;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import pe.quipu.api.platform.Periodic;
@@ -55,7 +56,7 @@ public final class Webhooks {
     /** The API's parts: the endpoints API, and the delivery worker unless it runs elsewhere. Returns this. */
     public Webhooks serving(Environment environment) {
         environment.jersey().register(new WebhooksResource(endpoints, new JsonBody(platform.json()),
-                settings.getOperationThrottle().throttle("webhook operations for this account", platform.clock())));
+                settings.getOperationThrottle().throttle(Text.of("webhooks.throttle.operations"), platform.clock())));
         if (settings.isWorkerEnabled()) {
             delivering();
         }

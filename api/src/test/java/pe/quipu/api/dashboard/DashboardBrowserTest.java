@@ -473,7 +473,7 @@ class DashboardBrowserTest {
         click(By.cssSelector("#watchlist-form button[type=submit]"));
         waitForText(By.cssSelector("main .alert.success"), "3 RUC vigilados");
         assertThat(driver.findElement(By.id("watchlist-rejected-lines")).getText())
-                .contains("Línea 1: RUC").contains("Línea 5: 2010022746").contains("11 digits");
+                .contains("Línea 1: RUC").contains("Línea 5: 2010022746").contains("11 dígitos");
         assertThat(driver.findElement(By.cssSelector("tr[data-watchlist=proveedores]")).getText()).contains("3");
         // A load changes one of them after it joined the list.
         Instant loaded = quipu.clock.instant().plusSeconds(60);

@@ -6,6 +6,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import pe.quipu.api.domain.Text;
 import pe.quipu.api.platform.ExactCache;
 import pe.quipu.api.domain.DomainException.PlanForbids;
 import pe.quipu.api.domain.DomainException.QuotaExceeded;
@@ -113,7 +114,7 @@ class RucLookupsTest {
     @Test
     void a_refused_spend_looks_nothing_up() {
         assertThatThrownBy(() -> lookups.findBatch(account("free", 10), List.of(RUC), Include.NOTHING, units -> {
-            throw new QuotaExceeded("no units left", 60, null);
+            throw new QuotaExceeded(Text.of("metering.quota_exceeded", 1000, "free", 60), 60, null);
         })).isInstanceOf(QuotaExceeded.class);
 
         assertThat(happened).isEmpty();

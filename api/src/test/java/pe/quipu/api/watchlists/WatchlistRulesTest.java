@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import pe.quipu.api.domain.Language;
 import pe.quipu.api.domain.DomainException.InvalidInput;
 
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,7 @@ class WatchlistRulesTest {
     private final WatchlistBody bodies = new WatchlistBody(new ObjectMapper());
 
     private WatchlistBody.Entries read(String body, int max) {
-        return bodies.read(body.getBytes(StandardCharsets.UTF_8), max);
+        return bodies.read(body.getBytes(StandardCharsets.UTF_8), max, Language.ENGLISH);
     }
 
     @Test
