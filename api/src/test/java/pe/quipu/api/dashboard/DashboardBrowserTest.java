@@ -243,7 +243,7 @@ class DashboardBrowserTest {
 
     @Test
     @Order(2)
-    void on_the_free_plan_a_webhook_is_refused_in_the_problems_words() {
+    void on_the_free_plan_a_webhook_is_refused_in_the_problems_words() throws Exception {
         click(By.cssSelector("a[data-route=webhooks]"));
         waitForText(By.cssSelector("#webhooks-list .empty"), "no incluye webhooks");
         type(By.id("webhook-url"), receiver.url("/quipu"));
@@ -253,6 +253,7 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.cssSelector("form .alert.error")).getText()).contains("plan")
                 .doesNotContain(" the ", " plan allows ");
         assertConsole("webhooks (free)", List.of("/v1/webhooks - Failed to load resource: the server responded with a status of 403"));
+        checkPage("webhooks-plan", "#webhook-url", "#webhook-create");
     }
 
     @Test
@@ -556,8 +557,8 @@ class DashboardBrowserTest {
     @Test
     @Order(16)
     void every_page_was_checked_at_both_widths() {
-        assertThat(checked).containsExactly("ingresar", "registro", "claves-vacio", "claves", "resumen", "webhooks",
-                "entregas", "listas", "planes", "cuenta");
+        assertThat(checked).containsExactly("ingresar", "registro", "webhooks-plan", "claves-vacio", "claves", "resumen",
+                "webhooks", "entregas", "listas", "planes", "cuenta");
     }
 
     // ---- The checks made on every page ----
