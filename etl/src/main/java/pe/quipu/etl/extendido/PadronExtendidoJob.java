@@ -117,6 +117,7 @@ public class PadronExtendidoJob {
         List<String> sample = new ArrayList<>();
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(COPY_BUFFER + 4096);
         StringBuilder row = new StringBuilder(64);
+        progress.lines(0, 0);
         try {
             String line;
             long lineNumber = 1;

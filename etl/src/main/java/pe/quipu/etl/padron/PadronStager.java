@@ -77,6 +77,7 @@ final class PadronStager {
                     .copyIn("copy " + STAGE + " from stdin with (format binary)");
             copy.writeToCopy(CopyChunk.HEADER, 0, CopyChunk.HEADER.length);
             Parser parser = new Parser(text, names, progress);
+            progress.lines(0, 0);
             Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
             try {
                 feed(copy, parser, stopRequested);

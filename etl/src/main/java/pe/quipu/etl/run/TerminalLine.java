@@ -130,11 +130,13 @@ public final class TerminalLine {
         return console != null && console.isTerminal();
     }
 
-    /** {@code COLUMNS} when the shell exports it, else what {@code stty size} says of the terminal, else 80. */
+    /**
+     * {@code COLUMNS} when the shell exports it, else what {@code stty size} says of the terminal, else 80; at least 20.
+     */
     private static int terminalWidth() {
         try {
             String columns = System.getenv("COLUMNS");
-            if (columns != null && !columns.isBlank()) {
+            if (columns != null && !columns.isBlank() && Integer.parseInt(columns.strip()) > 0) {
                 return Math.max(20, Integer.parseInt(columns.strip()));
             }
         } catch (NumberFormatException e) {
@@ -146,7 +148,8 @@ public final class TerminalLine {
             String answer = new String(stty.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
             if (stty.waitFor(2, TimeUnit.SECONDS) && stty.exitValue() == 0) {
                 String[] rowsColumns = answer.split("\\s+");
-                if (rowsColumns.length == 2) {
+                // A terminal whose size nobody set (a pseudo-terminal made by a program) says 0 0.
+                if (rowsColumns.length == 2 && Integer.parseInt(rowsColumns[1]) > 0) {
                     return Math.max(20, Integer.parseInt(rowsColumns[1]));
                 }
             }

@@ -91,6 +91,7 @@ final class SunatStager {
         long malformed = 0;
         long duplicates = 0;
         long lineNumber = 1;
+        progress.lines(0, 0);
         for (String line = lines.next(); line != null; line = lines.next()) {
             lineNumber++;
             if (lineNumber % CHECK_EVERY == 0 && stopRequested.getAsBoolean()) {
