@@ -46,6 +46,8 @@ public final class Progress implements StepExecutionListener {
     private volatile Consumer<String> ended = line -> {
     };
     private volatile Current current;
+    /** Phases begun so far. */
+    private int begun;
 
     /**
      * @param job   the job's name, which starts every line
@@ -69,7 +71,7 @@ public final class Progress implements StepExecutionListener {
     /** Ends the phase under way, if any, as done, and begins {@code phase} with nothing measured yet. */
     public synchronized void enter(Phase phase) {
         end(true);
-        current = new Current(phase, nanos.getAsLong());
+        current = new Current(phase, ++begun, nanos.getAsLong());
     }
 
     /** Ends the phase under way, if any: {@code done}, or stopped (its step failed or was canceled). */
@@ -131,6 +133,7 @@ public final class Progress implements StepExecutionListener {
 
     private static final class Current {
         final Phase phase;
+        final int ordinal;
         final long started;
         final AtomicLong bytes = new AtomicLong(ProgressLine.NONE);
         final AtomicLong totalBytes = new AtomicLong(ProgressLine.NONE);
@@ -140,14 +143,15 @@ public final class Progress implements StepExecutionListener {
         final AtomicLong itemsTotal = new AtomicLong(ProgressLine.NONE);
         volatile String noun = "";
 
-        Current(Phase phase, long started) {
+        Current(Phase phase, int ordinal, long started) {
             this.phase = phase;
+            this.ordinal = ordinal;
             this.started = started;
         }
 
         ProgressLine.Snapshot snapshot(String job, long now) {
-            return new ProgressLine.Snapshot(job, phase, Math.max(0, now - started), bytes.get(), totalBytes.get(),
-                    lines.get(), rejected.get(), items.get(), itemsTotal.get(), noun);
+            return new ProgressLine.Snapshot(job, phase, ordinal, Math.max(0, now - started), bytes.get(),
+                    totalBytes.get(), lines.get(), rejected.get(), items.get(), itemsTotal.get(), noun);
         }
     }
 }

@@ -40,6 +40,8 @@ public final class ProgressLine {
     /**
      * What one phase of a run has done so far; {@link #NONE} for what it does not measure.
      *
+     * @param ordinal      the phase's place in the run (1 for the first begun): tells one phase from the next, even
+     *                     of the same kind
      * @param elapsedNanos time since the phase began
      * @param bytes        bytes read (or downloaded)
      * @param totalBytes   the file's size, when known
@@ -49,8 +51,8 @@ public final class ProgressLine {
      * @param itemsTotal   how many of those there are in all, when known
      * @param itemsNoun    what the items are ({@code records}, {@code requests to bcrp})
      */
-    public record Snapshot(String job, Progress.Phase phase, long elapsedNanos, long bytes, long totalBytes, long lines,
-                           long rejected, long items, long itemsTotal, String itemsNoun) {
+    public record Snapshot(String job, Progress.Phase phase, int ordinal, long elapsedNanos, long bytes,
+                           long totalBytes, long lines, long rejected, long items, long itemsTotal, String itemsNoun) {
     }
 
     /** The line of a phase under way. */

@@ -13,11 +13,12 @@ class ProgressLineTest {
     private static final long SECOND = 1_000_000_000L;
 
     private static Snapshot bytes(Phase phase, double seconds, long bytes, long total, long lines, long rejected) {
-        return new Snapshot("padron", phase, (long) (seconds * SECOND), bytes, total, lines, rejected, NONE, NONE, "");
+        return new Snapshot("padron", phase, 1, (long) (seconds * SECOND), bytes, total, lines, rejected, NONE, NONE,
+                "");
     }
 
     private static Snapshot items(String job, Phase phase, double seconds, long items, long total, String noun) {
-        return new Snapshot(job, phase, (long) (seconds * SECOND), NONE, NONE, NONE, NONE, items, total, noun);
+        return new Snapshot(job, phase, 1, (long) (seconds * SECOND), NONE, NONE, NONE, NONE, items, total, noun);
     }
 
     @Test

@@ -34,6 +34,11 @@ class ProgressReporterTest {
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private final TerminalLine terminal = TerminalLine.over(new PrintStream(stderr, true, StandardCharsets.UTF_8));
 
+    /** A reporter that logs a line every 10 s of a phase, into {@link #logged}. */
+    private ProgressReporter reporter(Mode mode) {
+        return new ProgressReporter(progress, mode, terminal, logged::add, Duration.ofSeconds(10));
+    }
+
     private void seconds(double s) {
         now.addAndGet((long) (s * SECOND));
     }
@@ -43,8 +48,8 @@ class ProgressReporterTest {
     }
 
     @Test
-    void a_log_line_at_each_tick_and_one_at_the_end_of_each_phase() {
-        ProgressReporter reporter = new ProgressReporter(progress, Mode.LINE, terminal, logged::add);
+    void a_log_line_every_period_of_each_phase_from_its_start_and_one_at_its_end() {
+        ProgressReporter reporter = reporter(Mode.LINE);
         reporter.tick();
         assertThat(logged).as("no phase yet, nothing to say").isEmpty();
 
@@ -52,14 +57,24 @@ class ProgressReporterTest {
         progress.totalBytes(1_400_000_000);
         progress.bytes(412_000_000);
         progress.lines(2_310_000, 12);
-        seconds(10);
+        seconds(9.9);
+        reporter.tick();
+        assertThat(logged).as("a phase's first line comes a period into it").isEmpty();
+        seconds(0.1);
+        reporter.tick();
+        seconds(5);
         reporter.tick();
         progress.bytes(1_400_000_000);
         progress.lines(7_000_000, 40);
+        // A late look (a busy machine): one line, not one for each period missed.
         seconds(25);
+        reporter.tick();
+        reporter.tick();
         progress.enter(Phase.COMPARE);
         progress.items(6_999_960, ProgressLine.NONE, "records");
         seconds(4);
+        reporter.tick();
+        seconds(6);
         reporter.tick();
         progress.end(true);
         reporter.tick();
@@ -67,17 +82,40 @@ class ProgressReporterTest {
         assertThat(logged).containsExactly(
                 "padron: stage 412.0 MB of 1.4 GB (29 %), 2,310,000 lines, 12 rejected, 231,000 lines/s, 41.2 MB/s,"
                         + " elapsed 0:10, ETA 0:24",
-                "padron: stage done in 35.0 s, 1.4 GB, 7,000,000 lines, 40 rejected, 200,000 lines/s, 40.0 MB/s",
-                "padron: compare 6,999,960 records, elapsed 0:04",
-                "padron: compare done in 4.0 s, 6,999,960 records");
+                "padron: stage 1.4 GB of 1.4 GB (100 %), 7,000,000 lines, 40 rejected, 175,000 lines/s, 35.0 MB/s,"
+                        + " elapsed 0:40, ETA 0:00",
+                "padron: stage done in 40.0 s, 1.4 GB, 7,000,000 lines, 40 rejected, 175,000 lines/s, 35.0 MB/s",
+                "padron: compare 6,999,960 records, elapsed 0:10",
+                "padron: compare done in 10.0 s, 6,999,960 records");
         assertThat(stderr()).as("a log line goes to the log, not straight to standard error").isEmpty();
         reporter.close();
-        assertThat(logged).hasSize(4);
+        assertThat(logged).hasSize(5);
+    }
+
+    @Test
+    void a_phase_of_the_same_kind_as_the_one_before_counts_its_periods_from_its_own_start() {
+        Progress rates = new Progress("tipo-cambio", now::get);
+        ProgressReporter reporter = new ProgressReporter(rates, Mode.LINE, terminal, logged::add,
+                Duration.ofSeconds(10));
+        rates.enter(Phase.DOWNLOAD);
+        rates.items(1, 2, "requests to bcrp");
+        seconds(10);
+        reporter.tick();
+        rates.enter(Phase.DOWNLOAD);
+        rates.items(0, 1, "requests to sunat");
+        seconds(5);
+        reporter.tick();
+        seconds(5);
+        reporter.tick();
+
+        assertThat(logged).containsExactly("tipo-cambio: download 1 of 2 requests to bcrp, elapsed 0:10",
+                "tipo-cambio: download done in 10.0 s, 1 of 2 requests to bcrp",
+                "tipo-cambio: download 0 of 1 requests to sunat, elapsed 0:10");
     }
 
     @Test
     void a_phase_still_under_way_when_the_run_ends_is_stopped() {
-        ProgressReporter reporter = new ProgressReporter(progress, Mode.LINE, terminal, logged::add);
+        ProgressReporter reporter = reporter(Mode.LINE);
         progress.enter(Phase.PUBLISH);
         seconds(2);
         reporter.close();
@@ -87,7 +125,7 @@ class ProgressReporterTest {
 
     @Test
     void a_step_that_ends_ends_its_phase_done_or_stopped() {
-        new ProgressReporter(progress, Mode.LINE, terminal, logged::add);
+        reporter(Mode.LINE);
         StepExecution step = new StepExecution(1, "stage",
                 new JobExecution(1, new JobInstance(1, "padron"), new JobParameters()));
         progress.enter(Phase.STAGE);
@@ -105,7 +143,7 @@ class ProgressReporterTest {
 
     @Test
     void on_a_terminal_one_line_is_redrawn_in_place_and_erased_before_anything_else_is_written() {
-        ProgressReporter reporter = new ProgressReporter(progress, Mode.BAR, terminal, logged::add);
+        ProgressReporter reporter = reporter(Mode.BAR);
         progress.enter(Phase.DOWNLOAD);
         progress.totalBytes(100_000_000);
         progress.bytes(25_000_000);
@@ -132,7 +170,7 @@ class ProgressReporterTest {
 
     @Test
     void none_reports_nothing_at_all() {
-        ProgressReporter reporter = new ProgressReporter(progress, Mode.NONE, terminal, logged::add);
+        ProgressReporter reporter = reporter(Mode.NONE);
         progress.enter(Phase.STAGE);
         progress.lines(10, 0);
         seconds(10);
