@@ -33,6 +33,8 @@ public final class ProgressLine {
 
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
     private static final int BAR_WIDTH = 20;
+    /** The rank of the part a terminal's line drops first. */
+    private static final int LAST_RANK = 6;
 
     private ProgressLine() {
     }
@@ -62,13 +64,13 @@ public final class ProgressLine {
 
     /**
      * The line of a phase under way, at most {@code width} characters, for a terminal's status line: with a bar when
-     * the total is known, and, where it does not fit, without its least useful parts (the bar, MB/s, the elapsed
-     * time, lines/s…), then cut.
+     * the total is known, and, where it does not fit, without its least useful parts in turn (MB/s, the elapsed time,
+     * lines/s, the bar, the lines), then cut.
      */
     public static String terminal(Snapshot s, int width) {
         List<Part> parts = parts(s, true, true);
         if (s.bytes() >= 0 && s.totalBytes() > 0) {
-            parts.addFirst(new Part(bar(s.bytes(), s.totalBytes()), 5, Kind.BAR));
+            parts.addFirst(new Part(bar(s.bytes(), s.totalBytes()), 3, Kind.BAR));
         }
         return render(head(s, null), parts, width);
     }
@@ -137,7 +139,10 @@ public final class ProgressLine {
     /** What a part of the line is: the bar and the first measure follow the phase's name after a space. */
     private enum Kind { BAR, MEASURE, OTHER }
 
-    /** A piece of the line. {@code rank}: 1 is kept longest where the line must be shortened, 5 dropped first. */
+    /**
+     * A piece of the line. {@code rank}: where a line must be shortened, parts go from the highest rank ({@link
+     * #LAST_RANK}: MB/s) down to 2 (the lines); those of rank 1 (the share and size, a count, the ETA) stay.
+     */
     private record Part(String text, int rank, Kind kind) {
     }
 
@@ -165,16 +170,17 @@ public final class ProgressLine {
             parts.add(new Part(count(s.lines()) + " lines", 2, Kind.MEASURE));
             parts.add(new Part(count(Math.max(0, s.rejected())) + " rejected", 2, Kind.MEASURE));
             if (rates) {
-                parts.add(new Part(count(Math.round(s.lines() / seconds)) + " lines/s", 3, Kind.OTHER));
+                parts.add(new Part(count(Math.round(s.lines() / seconds)) + " lines/s", 4, Kind.OTHER));
             }
         }
         if (s.bytes() >= 0 && rates) {
-            parts.add(new Part(String.format(Locale.ROOT, "%.1f MB/s", s.bytes() / 1e6 / seconds), 4, Kind.OTHER));
+            parts.add(new Part(String.format(Locale.ROOT, "%.1f MB/s", s.bytes() / 1e6 / seconds), LAST_RANK,
+                    Kind.OTHER));
         }
         if (running) {
             // Without a measure of its own, the time is all a phase shows.
             boolean alone = parts.isEmpty();
-            parts.add(new Part("elapsed " + clock(s.elapsedNanos() / NANOS_PER_SECOND), alone ? 1 : 3, Kind.OTHER));
+            parts.add(new Part("elapsed " + clock(s.elapsedNanos() / NANOS_PER_SECOND), alone ? 1 : 5, Kind.OTHER));
             OptionalLong eta = etaSeconds(s);
             if (eta.isPresent()) {
                 parts.add(new Part("ETA " + clock(eta.getAsLong()), 1, Kind.OTHER));
@@ -190,7 +196,7 @@ public final class ProgressLine {
     private static String render(String head, List<Part> parts, int width) {
         List<Part> kept = new ArrayList<>(parts);
         String line = join(head, kept);
-        for (int rank = 5; rank > 1 && line.length() > width; rank--) {
+        for (int rank = LAST_RANK; rank > 1 && line.length() > width; rank--) {
             int dropped = rank;
             kept.removeIf(p -> p.rank() == dropped);
             line = join(head, kept);

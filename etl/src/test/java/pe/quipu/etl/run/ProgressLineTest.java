@@ -109,7 +109,11 @@ class ProgressLineTest {
 
         assertThat(ProgressLine.terminal(stage, 200)).isEqualTo("padron: stage [#####               ] 412.0 MB of"
                 + " 1.4 GB (29 %), 2,310,000 lines, 12 rejected, 231,000 lines/s, 41.2 MB/s, elapsed 0:10, ETA 0:24");
-        // An 80-column terminal: the bar, MB/s, lines/s and the elapsed time give way; the share and ETA stay.
+        // Narrower: MB/s, the elapsed time and lines/s give way, then the bar; the share and the ETA stay.
+        assertThat(ProgressLine.terminal(stage, 119)).isEqualTo("padron: stage [#####               ] 412.0 MB of"
+                + " 1.4 GB (29 %), 2,310,000 lines, 12 rejected, 231,000 lines/s, ETA 0:24");
+        assertThat(ProgressLine.terminal(stage, 102)).isEqualTo("padron: stage [#####               ] 412.0 MB of"
+                + " 1.4 GB (29 %), 2,310,000 lines, 12 rejected, ETA 0:24");
         assertThat(ProgressLine.terminal(stage, 79))
                 .isEqualTo("padron: stage 412.0 MB of 1.4 GB (29 %), 2,310,000 lines, 12 rejected, ETA 0:24");
         // Narrower still: only the head, the share and the ETA, then cut.

@@ -159,12 +159,14 @@ class ProgressReporterTest {
 
         assertThat(logged).as("the end of a phase is logged on a terminal too")
                 .containsExactly("padron: download stopped after 11.0 s, 50.0 MB of 100.0 MB (50 %), 4.5 MB/s");
-        // 80 columns (as where the width is not known): no room for the bar.
+        // 80 columns (as where the width is not known): room for the bar, not for MB/s and the elapsed time.
+        String bar25 = "[#####               ] 25.0 MB of 100.0 MB (25 %)";
+        String bar50 = "[##########          ] 50.0 MB of 100.0 MB (50 %)";
         assertThat(stderr()).isEqualTo(
-                "\rpadron: download 25.0 MB of 100.0 MB (25 %), 5.0 MB/s, elapsed 0:05, ETA 0:15\u001b[K"
-                + "\rpadron: download 50.0 MB of 100.0 MB (50 %), 5.0 MB/s, elapsed 0:10, ETA 0:10\u001b[K"
+                "\rpadron: download " + bar25 + ", ETA 0:15\u001b[K"
+                + "\rpadron: download " + bar50 + ", ETA 0:10\u001b[K"
                 + "\r\u001b[K" + "WARN  a log line\n"
-                + "\rpadron: download 50.0 MB of 100.0 MB (50 %), 4.5 MB/s, elapsed 0:11, ETA 0:11\u001b[K"
+                + "\rpadron: download " + bar50 + ", ETA 0:11\u001b[K"
                 + "\r\u001b[K");
     }
 
