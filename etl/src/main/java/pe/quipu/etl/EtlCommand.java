@@ -6,6 +6,7 @@ import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.PositionalParamSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import pe.quipu.etl.run.ProgressReporter;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,11 +17,17 @@ import java.util.Optional;
 /**
  * {@code <job> [--option value]… config.yml}, checked against the job's options before anything runs. The command
  * line is parsed by picocli, one subcommand per {@link EtlJob} with the options it declares: an unknown or repeated
- * option, a missing value or config file is a one-line usage error, and {@code --help} describes the job.
+ * option, a missing value or config file is a one-line usage error, and {@code --help} describes the job. Every job
+ * also takes {@code --progress auto|line|bar|none}, which says how the run shows its progress and is none of the job's
+ * parameters.
  *
- * @param options option names without the leading dashes
+ * @param options  the job's options, without the leading dashes
+ * @param progress {@code --progress} ({@code auto} when not given)
  */
-public record EtlCommand(EtlJob job, Map<String, String> options, Path config) {
+public record EtlCommand(EtlJob job, Map<String, String> options, Path config, ProgressReporter.Mode progress) {
+
+    /** The option every job takes besides its own. */
+    private static final String PROGRESS = "--progress";
 
     public static EtlCommand parse(String[] args) {
         return parse(args, Clock.systemUTC());
@@ -43,13 +50,20 @@ public record EtlCommand(EtlJob job, Map<String, String> options, Path config) {
         }
         EtlJob job = EtlJob.named(run.commandSpec().name()).orElseThrow();
         Map<String, String> options = new LinkedHashMap<>();
+        ProgressReporter.Mode progress = ProgressReporter.Mode.AUTO;
         for (OptionSpec option : run.matchedOptions()) {
-            if (!option.usageHelp()) {
+            if (option.longestName().equals(PROGRESS)) {
+                try {
+                    progress = ProgressReporter.Mode.of(option.getValue());
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                }
+            } else if (!option.usageHelp()) {
                 options.put(option.longestName().substring(2), option.getValue());
             }
         }
         job.validate(options, clock);
-        return new EtlCommand(job, options, Path.of((String) run.matchedPositional(0).getValue()));
+        return new EtlCommand(job, options, Path.of((String) run.matchedPositional(0).getValue()), progress);
     }
 
     /**
@@ -83,6 +97,10 @@ public record EtlCommand(EtlJob job, Map<String, String> options, Path config) {
                 spec.addOption(OptionSpec.builder("--" + option).paramLabel(described.label()).type(String.class)
                         .description(described.description()).build());
             }
+            spec.addOption(OptionSpec.builder(PROGRESS).paramLabel("auto|line|bar|none").type(String.class)
+                    .description("how the run shows its progress on standard error: auto (the default) redraws one"
+                            + " line on a terminal and logs a line every etl.progressEvery (10 s) elsewhere; line"
+                            + " logs, bar redraws, none shows nothing").build());
             spec.addPositional(PositionalParamSpec.builder().paramLabel("config.yml").type(String.class)
                     .arity("1").required(true).index("0")
                     .description("Quipu's configuration (the API's config.yml)").build());
@@ -106,8 +124,8 @@ public record EtlCommand(EtlJob job, Map<String, String> options, Path config) {
             for (String arg : unmatched.getUnmatched()) {
                 if (arg.startsWith("-") && named.isPresent()) {
                     EtlJob job = named.get();
-                    return job.jobName() + " takes " + (job.options().isEmpty() ? "no options"
-                            : "--" + String.join(", --", job.options())) + "; not " + arg;
+                    return job.jobName() + " takes " + (job.options().isEmpty() ? "" : "--"
+                            + String.join(", --", job.options()) + ", ") + PROGRESS + "; not " + arg;
                 }
             }
         }

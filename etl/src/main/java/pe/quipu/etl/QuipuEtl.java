@@ -25,8 +25,11 @@ import pe.quipu.core.fx.SunatFxSettings;
 import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.JobOptions;
+import pe.quipu.etl.run.Progress;
+import pe.quipu.etl.run.ProgressReporter;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.RunLock;
+import pe.quipu.etl.run.TerminalLine;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -42,7 +45,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * {@code java -jar quipu-etl.jar <job> [options] config.yml}, for cron: one run, a one-line summary on
  * standard output, and the exit code: 0 succeeded, 1 failed, 2 wrong command line, 3 canceled,
- * 4 another run holding the same data was in progress. SIGTERM cancels the run (the JVM then exits 143).
+ * 4 another run holding the same data was in progress. SIGTERM cancels the run (the JVM then exits 143). Its
+ * progress goes to standard error ({@link ProgressReporter}): a line every {@code etl.progressEvery}, or one line
+ * redrawn in place on a terminal.
  */
 public final class QuipuEtl {
 
@@ -71,21 +76,33 @@ public final class QuipuEtl {
     private final Clock clock;
     private final PrintStream out;
     private final PrintStream err;
+    private final TerminalLine terminal;
     private final AtomicReference<JobExecution> running = new AtomicReference<>();
     private final CountDownLatch finished = new CountDownLatch(1);
 
+    /** A run whose standard error is {@code err}, taken for no terminal ({@code --progress bar} still draws on it). */
     public QuipuEtl(Clock clock, PrintStream out, PrintStream err) {
+        this(clock, out, TerminalLine.over(err));
+    }
+
+    /** @param terminal standard error, where the progress line is drawn; the run writes all else there through it */
+    public QuipuEtl(Clock clock, PrintStream out, TerminalLine terminal) {
         this.clock = clock;
         this.out = out;
-        this.err = err;
+        this.terminal = terminal;
+        this.err = terminal.stream();
     }
 
     public static void main(String[] args) {
+        // Everything written to standard error (the logs too: Logback's console writes to System.err as it is at each
+        // write) first erases the progress line, when one is drawn.
+        TerminalLine terminal = TerminalLine.standardError(System.err);
+        System.setErr(terminal.stream());
         keepTheHeap();
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
         AtomicBoolean shuttingDown = new AtomicBoolean();
-        QuipuEtl etl = new QuipuEtl(Clock.systemUTC(), System.out, System.err);
+        QuipuEtl etl = new QuipuEtl(Clock.systemUTC(), System.out, terminal);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             shuttingDown.set(true);
             etl.cancel(Duration.ofMinutes(2));
@@ -173,6 +190,8 @@ public final class QuipuEtl {
             context.registerBean(ObjectMapper.class, () -> json);
             context.registerBean(EventOutbox.class, () -> new EventOutbox(clock, json));
             context.registerBean(JobOptions.class, () -> new JobOptions(command.options()));
+            Progress progress = new Progress(command.job().jobName(), System::nanoTime);
+            context.registerBean(Progress.class, () -> progress);
             context.register(BatchInfrastructure.class, command.job().configuration());
             context.registerBean(RunEvents.class, () -> new RunEvents(context.getBean(Jdbi.class),
                     context.getBean(EventOutbox.class), running::set));
@@ -188,7 +207,13 @@ public final class QuipuEtl {
                 lock.failOrphanedRuns(command.job().jobName(), events, clock.instant());
                 JobOperator jobOperator = context.getBean(JobOperator.class);
                 Job job = context.getBean(command.job().jobName(), Job.class);
-                return report(command, jobOperator.start(job, parameters(command)));
+                JobExecution execution;
+                // Closed before the summary: a terminal's progress line is erased first.
+                try (ProgressReporter reporter = ProgressReporter.start(progress, command.progress(),
+                        configuration.etl().progressEvery(), terminal)) {
+                    execution = jobOperator.start(job, parameters(command));
+                }
+                return report(command, execution);
             }
         }
     }

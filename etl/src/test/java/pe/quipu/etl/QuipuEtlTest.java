@@ -6,6 +6,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
+import pe.quipu.etl.testing.ProgressLog;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -59,9 +60,30 @@ class QuipuEtlTest {
     }
 
     @Test
+    void each_phase_of_a_run_ends_with_a_progress_line_on_the_log_and_none_turns_them_off() {
+        try (ProgressLog progress = new ProgressLog()) {
+            EtlRun run = etl.run("ubigeo");
+
+            assertThat(run.exitCode()).as(run.stderr()).isZero();
+            assertThat(progress.phaseEnds()).hasSize(2);
+            assertThat(progress.phaseEnds().get(0))
+                    .matches("ubigeo: stage done in \\d+\\.\\d s, 1,891 lines, 0 rejected.*");
+            assertThat(progress.phaseEnds().get(1)).matches("ubigeo: publish done in \\d+\\.\\d s.*");
+            // Standard output holds the summary alone; the progress is logged (to standard error).
+            assertThat(run.stdout()).matches("ubigeo succeeded: [^\\n]*\\n");
+
+            progress.clear();
+            EtlRun quiet = etl.run("ubigeo", "--progress", "none");
+            assertThat(quiet.exitCode()).as(quiet.stderr()).isZero();
+            assertThat(quiet.stdout()).matches("ubigeo succeeded: [^\\n]*\\n");
+            assertThat(progress.lines()).isEmpty();
+        }
+    }
+
+    @Test
     void a_wrong_command_line_exits_2_with_the_usage_and_runs_nothing() {
         for (String[] args : List.of(new String[] {"nope"}, new String[] {"ubigeo", "--url", "http://x"},
-                new String[] {"ubigeo", "--file"})) {
+                new String[] {"ubigeo", "--file"}, new String[] {"ubigeo", "--progress", "loud"})) {
             EtlRun run = etl.run(args);
             assertThat(run.exitCode()).isEqualTo(2);
             assertThat(run.stdout()).isEmpty();

@@ -28,6 +28,7 @@ import pe.quipu.etl.run.ChangeLog;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.StepTransaction;
@@ -53,6 +54,9 @@ import java.util.List;
  * Lines that cannot be loaded (wrong field count, invalid RUC) are counted as rejected and a few are logged;
  * a run rejecting more than {@code etl.maxRejectedShare} of its lines fails. RUCs the registry does not hold
  * are counted and logged, not inserted: the padrón reducido decides which taxpayers Quipu serves.
+ * <p>
+ * Phases ({@link Progress}): {@code download} (--url), {@code stage}, {@code index} (the staging table's index and
+ * each RUC's last line), {@code publish} (the change log and the update).
  */
 @Configuration(proxyBeanMethods = false)
 public class PadronExtendidoJob {
@@ -64,7 +68,8 @@ public class PadronExtendidoJob {
 
     @Bean(name = "padron-extendido")
     Job padronExtendido(JobRepository jobs, DataSourceTransactionManager transactions, StepTransaction stepTransaction,
-                        JobOptions options, EtlSettings settings, Clock clock, RunEvents events) {
+                        JobOptions options, EtlSettings settings, Clock clock, RunEvents events,
+                        Progress progress) {
         return new JobBuilder("padron-extendido", jobs)
                 .listener(events)
                 .start(new StepBuilder("fill-tipo-ciiu", jobs)
@@ -72,9 +77,10 @@ public class PadronExtendidoJob {
                             // The tasklet's transaction: the staging table and the update commit with the step.
                             stepTransaction.useStep(handle -> load(handle, options, settings,
                                     clock.instant().truncatedTo(ChronoUnit.MICROS),
-                                    contribution.getStepExecution().getJobExecutionId(), contribution));
+                                    contribution.getStepExecution().getJobExecutionId(), contribution, progress));
                             return RepeatStatus.FINISHED;
                         }, transactions)
+                        .listener(progress)
                         .build())
                 .build();
     }
@@ -84,22 +90,23 @@ public class PadronExtendidoJob {
      * (a malformed byte sequence read as U+FFFD rather than failing the whole run).
      */
     private static void load(Handle handle, JobOptions options, EtlSettings settings, Instant now, long runId,
-                             StepContribution contribution) throws Exception {
+                             StepContribution contribution, Progress progress) throws Exception {
         StageRows rows = handle.attach(StageRows.class);
         rows.create();
         Counts counts = SourceFile.read(options.get("file"), options.get("url"),
                 "padron-extendido", ".csv", settings.maxDownloadBytes(),
-                in -> copy(handle, SourceLines.utf8(in), contribution),
-                digest -> digest.recordIn(contribution.getStepExecution()));
+                in -> copy(handle, SourceLines.utf8(in), contribution, progress),
+                digest -> digest.recordIn(contribution.getStepExecution()), progress);
         RejectedShare.refuseAbove(counts.read(), counts.rejected(), settings.maxRejectedShare(), counts.sample());
-        apply(handle, rows, now, runId, contribution);
+        apply(handle, rows, now, runId, contribution, progress);
     }
 
     private record Counts(long read, long rejected, List<String> sample) {
     }
 
     /** Streams the lines into the staging table, in COPY's CSV format, one buffer at a time. */
-    private static Counts copy(Handle handle, SourceLines lines, StepContribution contribution) throws Exception {
+    private static Counts copy(Handle handle, SourceLines lines, StepContribution contribution, Progress progress)
+            throws Exception {
         PadronRucCsv csv = PadronRucCsv.header(lines.next());
         StepExecution step = contribution.getStepExecution();
         // Plain JDBC: Jdbi has no COPY, and PgJDBC's CopyIn streams the file without a statement per line.
@@ -110,6 +117,7 @@ public class PadronExtendidoJob {
         List<String> sample = new ArrayList<>();
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(COPY_BUFFER + 4096);
         StringBuilder row = new StringBuilder(64);
+        progress.lines(0, 0);
         try {
             String line;
             long lineNumber = 1;
@@ -120,6 +128,7 @@ public class PadronExtendidoJob {
                 }
                 read++;
                 contribution.incrementReadCount();
+                progress.lines(read, rejected);
                 try {
                     PadronRucCsv.Row r = csv.row(line);
                     row.setLength(0);
@@ -132,6 +141,7 @@ public class PadronExtendidoJob {
                 } catch (PadronRucCsv.MalformedLineException | InvalidRucException e) {
                     rejected++;
                     contribution.incrementFilterCount();
+                    progress.lines(read, rejected);
                     if (sample.size() < SAMPLE) {
                         String where = "line " + lineNumber + ": " + e.getMessage();
                         sample.add(where);
@@ -172,9 +182,12 @@ public class PadronExtendidoJob {
      * first load of the extended padrón records nothing: it fills both fields of every record, and the log of those
      * fields starts from it, as the registry's starts from its first load (contract §11).
      */
-    private static void apply(Handle handle, StageRows rows, Instant now, long runId, StepContribution contribution) {
+    private static void apply(Handle handle, StageRows rows, Instant now, long runId, StepContribution contribution,
+                              Progress progress) {
+        progress.enter(Progress.Phase.INDEX);
         rows.index();
         rows.keepLastLines();
+        progress.enter(Progress.Phase.PUBLISH);
         boolean first = !rows.loadedBefore();
         long logged = first ? 0 : rows.logChanges(ChangeLog.changes(List.of(
                 new ChangeLog.Field("tipo", "r.tipo", "s.tipo"),

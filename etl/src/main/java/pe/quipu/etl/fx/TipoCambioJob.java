@@ -28,6 +28,7 @@ import pe.quipu.core.fx.RatesUnavailableException;
 import pe.quipu.core.fx.SunatClient;
 import pe.quipu.core.fx.SunatFxSettings;
 import pe.quipu.etl.run.JobOptions;
+import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.StepTransaction;
 
@@ -42,6 +43,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 /**
@@ -54,7 +56,8 @@ import java.util.stream.Collectors;
  * publications keep their capture time, one side only is no publication, gaps only for settled days). A chunk its
  * source does not answer (after its retries) fails that source's step and leaves the chunks already stored in place;
  * the other sources still run, and the run fails at the end, naming every source that failed. A rerun only has to
- * fill in the rest.
+ * fill in the rest. Each source's step is one {@code download} phase ({@link Progress}) that counts its requests, each
+ * stored as it comes.
  */
 @Configuration(proxyBeanMethods = false)
 public class TipoCambioJob {
@@ -80,11 +83,12 @@ public class TipoCambioJob {
 
     @Bean(name = "tipo-cambio")
     Job tipoCambio(JobRepository jobs, DataSourceTransactionManager transactions, StepTransaction stepTransaction,
-                   JobOptions options, Clock clock, RunEvents events, BcrpClient bcrp, SunatClient sunat) {
+                   JobOptions options, Clock clock, RunEvents events, BcrpClient bcrp, SunatClient sunat,
+                   Progress progress) {
         List<Step> steps = new ArrayList<>();
         for (Fuente fuente : fuentes(options.get("fuente"))) {
             RateSource source = fuente == Fuente.SUNAT ? sunat : bcrp;
-            steps.add(step(fuente, source, jobs, transactions, stepTransaction, options, clock));
+            steps.add(step(fuente, source, jobs, transactions, stepTransaction, options, clock, progress));
         }
         // Each source's step runs whatever became of the one before (unless the run is canceled); then the verdict.
         FlowBuilder<FlowJobBuilder> flow = new JobBuilder("tipo-cambio", jobs).listener(events)
@@ -117,9 +121,11 @@ public class TipoCambioJob {
 
     private static Step step(Fuente fuente, RateSource source, JobRepository jobs,
                              DataSourceTransactionManager transactions, StepTransaction stepTransaction,
-                             JobOptions options, Clock clock) {
+                             JobOptions options, Clock clock, Progress progress) {
         Deque<Chunk> pending = new ArrayDeque<>();
         AtomicBoolean planned = new AtomicBoolean();
+        AtomicInteger planSize = new AtomicInteger();
+        String requests = "requests to " + fuente.code();
         return new StepBuilder("tipo-cambio-" + fuente.code(), jobs)
                 // One chunk per call, each call its own transaction: what is stored stays stored, and a SIGTERM
                 // stops the run between chunks.
@@ -127,6 +133,9 @@ public class TipoCambioJob {
                     // Planned when the step starts (not when the context is built), on the run's clock.
                     if (planned.compareAndSet(false, true)) {
                         pending.addAll(chunks(fuente, DateRange.of(options.values(), clock)));
+                        planSize.set(pending.size());
+                        progress.enter(Progress.Phase.DOWNLOAD);
+                        progress.items(0, planSize.get(), requests);
                     }
                     Chunk chunk = pending.poll();
                     if (chunk == null) {
@@ -137,10 +146,12 @@ public class TipoCambioJob {
                     int written = stepTransaction.inStep(handle -> ExchangeRateWriter.store(handle, fetch, now));
                     fetch.publications().forEach(p -> contribution.incrementReadCount());
                     contribution.incrementWriteCount(written);
+                    progress.items(planSize.get() - pending.size(), planSize.get(), requests);
                     LOG.info("{} {}..{}: {} publications, {} new or changed", chunk.series(), chunk.from(), chunk.to(),
                             fetch.publications().size(), written);
                     return pending.isEmpty() ? RepeatStatus.FINISHED : RepeatStatus.CONTINUABLE;
                 }, transactions)
+                .listener(progress)
                 .build();
     }
 

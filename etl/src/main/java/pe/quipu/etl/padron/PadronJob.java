@@ -18,6 +18,7 @@ import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.Staged;
@@ -41,7 +42,9 @@ import java.util.Optional;
  *   more than {@code changes.maxRemovedShare} of it (the registry in service stays); otherwise publishes it in one
  *   transaction, with the change log's rows ({@link RegistryPublisher}). Written = records in service after it.</li>
  * </ol>
- * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays.
+ * Both steps stop on request (SIGTERM): the run ends canceled and the registry in service stays. Its phases
+ * ({@link Progress}): {@code download} (--url), {@code stage}, then {@code compare} (unless the registry is empty),
+ * {@code publish}, and {@code index} when a new registry is built.
  */
 @Configuration(proxyBeanMethods = false)
 public class PadronJob {
@@ -50,19 +53,21 @@ public class PadronJob {
 
     @Bean(name = "padron")
     Job padron(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi, JobOptions options,
-               EtlSettings settings, SearchSettings search, ChangesSettings changes, Clock clock, RunEvents events) {
+               EtlSettings settings, SearchSettings search, ChangesSettings changes, Clock clock, RunEvents events,
+               Progress progress) {
         return new JobBuilder("padron", jobs)
                 .listener(events)
                 .start(new StepBuilder("stage", jobs)
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             PadronStager.dropLeftovers(jdbi);
-                            Staged result = stage(options, settings, jdbi, step);
+                            Staged result = stage(options, settings, jdbi, step, progress);
                             result.recordIn(contribution, step);
                             LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated",
                                     result.staged(), result.read(), result.malformed(), result.duplicates());
                             return RepeatStatus.FINISHED;
                         }, transactions)
+                        .listener(progress)
                         .build())
                 .next(new StepBuilder("publish", jobs)
                         .tasklet((contribution, chunk) -> {
@@ -75,7 +80,8 @@ public class PadronJob {
                             long t = System.nanoTime();
                             RegistryPublisher.Published published;
                             try {
-                                published = new RegistryPublisher(jdbi, search.enabled(), changes.maxRemovedShare())
+                                published = new RegistryPublisher(jdbi, search.enabled(), changes.maxRemovedShare(),
+                                        progress)
                                         .publish(clock.instant().truncatedTo(ChronoUnit.MICROS),
                                                 step.getJobExecutionId(), records);
                             } catch (RuntimeException refusedOrFailed) {
@@ -91,16 +97,18 @@ public class PadronJob {
                                     (System.nanoTime() - t) / 1_000_000);
                             return RepeatStatus.FINISHED;
                         }, transactions)
+                        .listener(progress)
                         .build())
                 .build();
     }
 
-    private static Staged stage(JobOptions options, EtlSettings settings, Jdbi jdbi, StepExecution step)
-            throws Exception {
+    private static Staged stage(JobOptions options, EtlSettings settings, Jdbi jdbi, StepExecution step,
+                                Progress progress) throws Exception {
         PadronStager stager = new PadronStager(jdbi);
         return Staged.orDrop(() -> SourceFile.read(options.get("file"), options.get("url"),
-                "padron", ".txt", settings.maxDownloadBytes(), in -> stager.stage(in, () -> Cancellation.requested(step)),
-                digest -> digest.recordIn(step)),
+                "padron", ".txt", settings.maxDownloadBytes(),
+                in -> stager.stage(in, () -> Cancellation.requested(step), progress),
+                digest -> digest.recordIn(step), progress),
                 () -> PadronStager.dropLeftovers(jdbi));
     }
 

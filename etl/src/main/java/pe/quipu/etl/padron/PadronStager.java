@@ -16,6 +16,7 @@ import pe.quipu.core.ruc.PadronRecord;
 import pe.quipu.core.ruc.RegistryColumns;
 import pe.quipu.core.ruc.RegistrySearch;
 import pe.quipu.core.ruc.SearchNames;
+import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.Staged;
 import pe.quipu.etl.source.SourceLines;
 
@@ -64,7 +65,8 @@ final class PadronStager {
         jdbi.useHandle(handle -> handle.attach(StageRows.class).dropLeftovers());
     }
 
-    Staged stage(InputStream text, BooleanSupplier stopRequested) throws Exception {
+    /** @param progress told of the lines read and rejected as the parser goes */
+    Staged stage(InputStream text, BooleanSupplier stopRequested, Progress progress) throws Exception {
         try (Handle handle = jdbi.open()) {
             StageRows rows = handle.attach(StageRows.class);
             // The padrón's published columns, as text; only the name is required of every record.
@@ -74,7 +76,8 @@ final class PadronStager {
             CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("copy " + STAGE + " from stdin with (format binary)");
             copy.writeToCopy(CopyChunk.HEADER, 0, CopyChunk.HEADER.length);
-            Parser parser = new Parser(text, names);
+            Parser parser = new Parser(text, names, progress);
+            progress.lines(0, 0);
             Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
             try {
                 feed(copy, parser, stopRequested);
@@ -147,15 +150,17 @@ final class PadronStager {
         final Set<String> duplicated = new HashSet<>();
         private final InputStream text;
         private final SearchNames names;
+        private final Progress progress;
         volatile boolean stopped;
         volatile Throwable failure;
         long read;
         long malformed;
         long duplicates;
 
-        Parser(InputStream text, SearchNames names) {
+        Parser(InputStream text, SearchNames names, Progress progress) {
             this.text = text;
             this.names = names;
+            this.progress = progress;
         }
 
         @Override
@@ -181,17 +186,20 @@ final class PadronStager {
                     continue;
                 }
                 read++;
+                progress.lines(read, malformed + duplicates);
                 PadronRecord r;
                 try {
                     r = PadronLine.parse(line);
                 } catch (MalformedPadronLineException e) {
                     malformed++;
+                    progress.lines(read, malformed + duplicates);
                     reject(lineNumber, e.getMessage(), line);
                     continue;
                 }
                 String ruc = r.ruc().value();
                 if (seen.addAndCheck(ruc)) {
                     duplicates++;
+                    progress.lines(read, malformed + duplicates);
                     if (duplicated.size() >= MAX_DUPLICATED) {
                         throw new IllegalStateException("more than " + MAX_DUPLICATED
                                 + " RUCs appear twice: this is not a padrón file");

@@ -15,6 +15,8 @@ import pe.quipu.core.ruc.RegistryColumns;
 import pe.quipu.core.ruc.RegistrySearch;
 import pe.quipu.core.watchlists.WatchedChanges;
 import pe.quipu.etl.run.ChangeLog;
+import pe.quipu.etl.run.Progress;
+import pe.quipu.etl.run.ProgressLine;
 import pe.quipu.etl.run.RemovedShare;
 
 import java.time.Instant;
@@ -100,16 +102,21 @@ final class RegistryPublisher {
     private final Jdbi jdbi;
     private final boolean searchIndex;
     private final double maxRemovedShare;
+    private final Progress progress;
 
     /**
      * @param jdbi            whose handles have a connection of their own: the publication is a transaction of its own
      * @param searchIndex     whether a new registry gets the trigram index of search by name ({@code search.enabled})
      * @param maxRemovedShare the share of the registry a file may remove ({@code changes.maxRemovedShare})
+     * @param progress        told of the phases: {@code compare} (not into an empty registry), {@code publish}, and
+     *                        {@code index} for a new registry; each with the count it works on (PostgreSQL tells no
+     *                        more while a statement runs)
      */
-    RegistryPublisher(Jdbi jdbi, boolean searchIndex, double maxRemovedShare) {
+    RegistryPublisher(Jdbi jdbi, boolean searchIndex, double maxRemovedShare, Progress progress) {
         this.jdbi = jdbi;
         this.searchIndex = searchIndex;
         this.maxRemovedShare = maxRemovedShare;
+        this.progress = progress;
     }
 
     /**
@@ -123,6 +130,8 @@ final class RegistryPublisher {
             PublishRows rows = handle.attach(PublishRows.class);
             rows.prepare();
             if (!rows.registryHasRecords()) {
+                progress.enter(Progress.Phase.PUBLISH);
+                progress.items(staged, ProgressLine.NONE, "records");
                 long built = build(handle, now);
                 swap(handle);
                 DatasetLoads.record(handle, DATASET, built, now);
@@ -131,6 +140,8 @@ final class RegistryPublisher {
                 return new Published(Publication.FIRST_LOAD, built, built, 0, 0);
             }
 
+            progress.enter(Progress.Phase.COMPARE);
+            progress.items(staged, ProgressLine.NONE, "records");
             long t = System.nanoTime();
             PublishRows.Difference difference = compare(rows);
             long inService = staged - difference.added() + difference.removed();
@@ -138,6 +149,8 @@ final class RegistryPublisher {
                             + " {} removed", staged, inService, millisSince(t), difference.added(),
                     difference.changed(), difference.removed());
             RemovedShare.refuseAbove(difference.removed(), inService, maxRemovedShare, "records of the registry");
+            progress.enter(Progress.Phase.PUBLISH);
+            progress.items(difference.total(), ProgressLine.NONE, "records differing");
 
             Publication how = Publication.choose(inService, difference.total(),
                     searchIndex && !rows.searchIndexInService());
@@ -233,6 +246,8 @@ final class RegistryPublisher {
         long t = System.nanoTime();
         long built = rows.createNew(String.join(", ", select), now);
         LOG.info("built the new registry in {} ms", millisSince(t));
+        progress.enter(Progress.Phase.INDEX);
+        progress.items(built, ProgressLine.NONE, "records");
         t = System.nanoTime();
         // One statement: the NOT NULL checks ride on the primary key's scan of the table.
         constraints.add("add constraint " + NEW + "_pkey primary key (ruc)");

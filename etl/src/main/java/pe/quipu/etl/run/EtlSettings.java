@@ -3,13 +3,16 @@ package pe.quipu.etl.run;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.util.DataSize;
 import io.dropwizard.util.DataSizeUnit;
+import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDataSize;
+import io.dropwizard.validation.MinDuration;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotNull;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /** The {@code etl:} section of config.yml, which the API ignores: the rules every load applies to its file. */
 public final class EtlSettings {
@@ -32,6 +35,11 @@ public final class EtlSettings {
     /** {@code http://} for {@code --url}: unset, allowed in development and refused in production. */
     @JsonProperty
     private Boolean allowHttp;
+    /** How often a run logs its progress (on a terminal, its line is redrawn every half second instead). */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @JsonProperty
+    private Duration progressEvery = Duration.seconds(10);
 
     public EtlSettings() {
     }
@@ -53,6 +61,11 @@ public final class EtlSettings {
         return allowHttp == null ? !production : allowHttp;
     }
 
+    /** How often a run logs a progress line ({@code etl.progressEvery}, 10 s). */
+    public java.time.Duration progressEvery() {
+        return progressEvery.toJavaDuration();
+    }
+
     /** Whether {@code allowHttp} was left unset, so that development alone allows http. */
     public boolean allowHttpUnset() {
         return allowHttp == null;
@@ -62,17 +75,19 @@ public final class EtlSettings {
     public boolean equals(Object o) {
         return o instanceof EtlSettings other && Double.compare(maxRejectedShare, other.maxRejectedShare) == 0
                 && Double.compare(minRetainedShare, other.minRetainedShare) == 0
-                && maxDownloadBytes.equals(other.maxDownloadBytes) && Objects.equals(allowHttp, other.allowHttp);
+                && maxDownloadBytes.equals(other.maxDownloadBytes) && Objects.equals(allowHttp, other.allowHttp)
+                && progressEvery.equals(other.progressEvery);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(maxRejectedShare, minRetainedShare, maxDownloadBytes, allowHttp);
+        return Objects.hash(maxRejectedShare, minRetainedShare, maxDownloadBytes, allowHttp, progressEvery);
     }
 
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "EtlSettings[maxRejectedShare=%s, minRetainedShare=%s, maxDownloadBytes=%s,"
-                + " allowHttp=%s]", maxRejectedShare, minRetainedShare, maxDownloadBytes, allowHttp);
+                + " allowHttp=%s, progressEvery=%s]", maxRejectedShare, minRetainedShare, maxDownloadBytes, allowHttp,
+                progressEvery);
     }
 }

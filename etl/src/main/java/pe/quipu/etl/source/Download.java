@@ -5,6 +5,8 @@ import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pe.quipu.etl.run.Progress;
+import pe.quipu.etl.run.ProgressLine;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,13 +60,18 @@ public final class Download {
     }
 
     public void fetch(URI url, Path target) throws Exception {
+        fetch(url, target, Progress.none());
+    }
+
+    /** {@link #fetch(URI, Path)}, telling {@code progress} of the bytes on disk and of the size the server gives. */
+    public void fetch(URI url, Path target, Progress progress) throws Exception {
         retry.executeCallable(() -> {
-            attempt(url, target);
+            attempt(url, target, progress);
             return null;
         });
     }
 
-    private void attempt(URI url, Path target) throws IOException, InterruptedException {
+    private void attempt(URI url, Path target, Progress progress) throws IOException, InterruptedException {
         long have = Files.exists(target) ? Files.size(target) : 0;
         HttpRequest.Builder request = HttpRequest.newBuilder(url).GET().timeout(Duration.ofMinutes(2));
         if (have > 0) {
@@ -91,6 +98,8 @@ public final class Download {
                         + " etl.maxDownloadBytes (" + maxBytes + " bytes); nothing was downloaded");
             }
             LOG.info("downloading {} ({})", url, resume ? "resuming at byte " + have : "from the start");
+            progress.totalBytes(length.isPresent() ? written + length.getAsLong() : ProgressLine.NONE);
+            progress.bytes(written);
             try (OutputStream out = Files.newOutputStream(target, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     resume ? StandardOpenOption.APPEND : StandardOpenOption.TRUNCATE_EXISTING)) {
                 byte[] chunk = new byte[1 << 16];
@@ -102,6 +111,7 @@ public final class Download {
                     }
                     out.write(chunk, 0, n);
                     written += n;
+                    progress.bytes(written);
                 }
             }
         }

@@ -1,5 +1,7 @@
 package pe.quipu.etl.source;
 
+import pe.quipu.etl.run.Progress;
+
 import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.FilterInputStream;
@@ -44,21 +46,35 @@ public final class SourceFile {
      */
     public static <T> T read(String file, String url, String job, String suffix, long maxDownloadBytes,
                              Reader<T> reader, Consumer<SourceDigest> whenRead) throws Exception {
+        return read(file, url, job, suffix, maxDownloadBytes, reader, whenRead, Progress.none());
+    }
+
+    /**
+     * {@link #read}, telling {@code progress} of it: the {@code download} phase while a {@code --url} downloads (bytes
+     * of the Content-Length, when the server gives one), then the {@code stage} phase while {@code reader} reads (bytes
+     * of the file's size, as stored: a zip's compressed bytes). The reader reports its own lines.
+     */
+    public static <T> T read(String file, String url, String job, String suffix, long maxDownloadBytes,
+                             Reader<T> reader, Consumer<SourceDigest> whenRead, Progress progress) throws Exception {
         if (url == null) {
-            return read(Path.of(file), suffix, reader, whenRead);
+            return read(Path.of(file), suffix, reader, whenRead, progress);
         }
         Path download = Files.createTempFile("quipu-" + job + "-", ".download");
         try {
-            Download.standard(maxDownloadBytes).fetch(URI.create(url), download);
-            return read(download, suffix, reader, whenRead);
+            progress.enter(Progress.Phase.DOWNLOAD);
+            Download.standard(maxDownloadBytes).fetch(URI.create(url), download, progress);
+            return read(download, suffix, reader, whenRead, progress);
         } finally {
             Files.deleteIfExists(download);
         }
     }
 
-    private static <T> T read(Path path, String suffix, Reader<T> reader, Consumer<SourceDigest> whenRead)
-            throws Exception {
-        try (Opened opened = open(path, suffix)) {
+    private static <T> T read(Path path, String suffix, Reader<T> reader, Consumer<SourceDigest> whenRead,
+                              Progress progress) throws Exception {
+        progress.enter(Progress.Phase.STAGE);
+        progress.totalBytes(Files.size(path));
+        progress.bytes(0);
+        try (Opened opened = open(path, suffix, progress)) {
             T result = reader.read(opened.content());
             whenRead.accept(opened.fingerprint().finish());
             return result;
@@ -75,14 +91,19 @@ public final class SourceFile {
 
     /** @param suffix in a zip, the first entry whose name ends with it is read (else the first file) */
     static Opened open(Path file, String suffix) throws IOException {
-        Fingerprint fingerprint = new Fingerprint(Files.newInputStream(file));
+        return open(file, suffix, Progress.none());
+    }
+
+    /** {@link #open(Path, String)}, telling {@code progress} of the bytes read as they are. */
+    static Opened open(Path file, String suffix, Progress progress) throws IOException {
+        Fingerprint fingerprint = new Fingerprint(Files.newInputStream(file), progress);
         InputStream raw = new BufferedInputStream(fingerprint, 1 << 16);
         try {
             raw.mark(4);
             byte[] magic = raw.readNBytes(4);
             raw.reset();
             if (magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4) {
-                return firstEntry(new ZipInputStream(raw), fingerprint, file, suffix);
+                return firstEntry(new ZipInputStream(raw), fingerprint, file, suffix, progress);
             }
             return new Opened(raw, fingerprint);
         } catch (IOException | RuntimeException e) {
@@ -95,8 +116,8 @@ public final class SourceFile {
      * SUNAT's zips hold one file (padron_reducido_ruc.txt, PadronRUC_AAAAMM.csv); the first entry with the
      * suffix is taken, or the first file when none has it, so a renamed entry is still read.
      */
-    private static Opened firstEntry(ZipInputStream zip, Fingerprint fingerprint, Path file, String suffix)
-            throws IOException {
+    private static Opened firstEntry(ZipInputStream zip, Fingerprint fingerprint, Path file, String suffix,
+                                     Progress progress) throws IOException {
         for (ZipEntry entry = zip.getNextEntry(); entry != null; entry = zip.getNextEntry()) {
             if (!entry.isDirectory() && entry.getName().toLowerCase(java.util.Locale.ROOT).endsWith(suffix)) {
                 return new Opened(new EntryStream(zip), fingerprint);
@@ -104,7 +125,7 @@ public final class SourceFile {
         }
         zip.close();
         // Second pass for a zip whose one file does not have the suffix; the file is fingerprinted again.
-        Fingerprint again = new Fingerprint(Files.newInputStream(file));
+        Fingerprint again = new Fingerprint(Files.newInputStream(file), progress);
         ZipInputStream second = new ZipInputStream(new BufferedInputStream(again, 1 << 16));
         for (ZipEntry entry = second.getNextEntry(); entry != null; entry = second.getNextEntry()) {
             if (!entry.isDirectory()) {
@@ -122,13 +143,15 @@ public final class SourceFile {
         }
     }
 
-    /** The file's bytes as they are read, counted and hashed; nothing is skipped unhashed. */
+    /** The file's bytes as they are read, counted (and the count told to the run's progress) and hashed. */
     static final class Fingerprint extends FilterInputStream {
         private final MessageDigest sha256;
+        private final Progress progress;
         private long bytes;
 
-        Fingerprint(InputStream file) {
+        Fingerprint(InputStream file, Progress progress) {
             super(file);
+            this.progress = progress;
             try {
                 sha256 = MessageDigest.getInstance("SHA-256");
             } catch (NoSuchAlgorithmException e) {
@@ -141,7 +164,7 @@ public final class SourceFile {
             int b = super.read();
             if (b >= 0) {
                 sha256.update((byte) b);
-                bytes++;
+                progress.bytes(++bytes);
             }
             return b;
         }
@@ -152,6 +175,7 @@ public final class SourceFile {
             if (n > 0) {
                 sha256.update(b, off, n);
                 bytes += n;
+                progress.bytes(bytes);
             }
             return n;
         }

@@ -3,6 +3,8 @@ package pe.quipu.etl.sunat;
 import org.jdbi.v3.core.Jdbi;
 import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.SunatLists;
+import pe.quipu.etl.run.Progress;
+import pe.quipu.etl.run.ProgressLine;
 
 import java.time.Instant;
 
@@ -19,9 +21,12 @@ final class AnexosPublisher {
     static final String OLD = "locales_anexos_old";
 
     private final Jdbi jdbi;
+    private final Progress progress;
 
-    AnexosPublisher(Jdbi jdbi) {
+    /** @param progress told of the phases: {@code publish} (the new table filled), then {@code index} */
+    AnexosPublisher(Jdbi jdbi, Progress progress) {
         this.jdbi = jdbi;
+        this.progress = progress;
     }
 
     /** @return the premises now in service */
@@ -29,12 +34,15 @@ final class AnexosPublisher {
         String columns = String.join(", ", SunatFile.ANEXO_TABLE_COLUMNS);
         String stage = SunatFile.LOCALES_ANEXOS.stage();
         return jdbi.inTransaction(h -> {
+            progress.enter(Progress.Phase.PUBLISH);
             h.execute("set local work_mem = '256MB'");
             h.execute("set local maintenance_work_mem = '512MB'");
             h.execute("create table " + NEW + " (like locales_anexos including defaults including constraints)");
             // Sorted by RUC, so that a RUC's premises sit together on disk and a lookup reads a page or two.
             long rows = h.execute("insert into " + NEW + " (" + columns + ") select " + columns + " from " + stage
                     + " order by ruc, line");
+            progress.enter(Progress.Phase.INDEX);
+            progress.items(rows, ProgressLine.NONE, "premises");
             h.execute("create index " + NEW + "_ruc on " + NEW + " (ruc)");
             // Statistics before readers see the table: the planner's first plans over it are informed ones.
             h.execute("analyze " + NEW);

@@ -11,6 +11,8 @@ import pe.quipu.core.db.DatasetLoads;
 import pe.quipu.core.ruc.RegistryChanges;
 import pe.quipu.core.watchlists.WatchedChanges;
 import pe.quipu.etl.run.ChangeLog;
+import pe.quipu.etl.run.Progress;
+import pe.quipu.etl.run.ProgressLine;
 import pe.quipu.etl.run.RemovedShare;
 
 import java.time.Instant;
@@ -35,19 +37,25 @@ final class ListPublisher {
 
     private final Jdbi jdbi;
     private final double maxRemovedShare;
+    private final Progress progress;
 
-    ListPublisher(Jdbi jdbi, double maxRemovedShare) {
+    /** @param progress told of the phases: {@code compare} (who joins and leaves), then {@code publish} */
+    ListPublisher(Jdbi jdbi, double maxRemovedShare, Progress progress) {
         this.jdbi = jdbi;
         this.maxRemovedShare = maxRemovedShare;
+        this.progress = progress;
     }
 
     /** @return the rows of the list now in service */
     long publish(SunatFile file, Instant now, long runId) {
         return jdbi.inTransaction(h -> {
             ListRows rows = h.attach(ListRows.class);
+            progress.enter(Progress.Phase.COMPARE);
             ListRows.Moves moves = rows.moves(file.stage(), file.padron());
             RemovedShare.refuseAbove(moves.left(), moves.inService(), maxRemovedShare,
                     "RUCs of the list " + file.padron());
+            progress.enter(Progress.Phase.PUBLISH);
+            progress.items(moves.joined() + moves.left(), ProgressLine.NONE, "RUCs joining or leaving");
             long logged = moves.inService() == 0 ? 0 : rows.logMoves(file.stage(), file.padron(), runId, now);
             if (moves.inService() > 0 && rows.restated(file.stage(), file.padron()) == 0) {
                 // Every RUC whose answer this changes joined or left, and is in the log under runId: instances drop

@@ -16,6 +16,7 @@ import pe.quipu.core.ruc.ChangesSettings;
 import pe.quipu.etl.run.JobOptions;
 import pe.quipu.etl.run.EtlSettings;
 import pe.quipu.etl.run.Cancellation;
+import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.RejectedShare;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.Staged;
@@ -41,6 +42,8 @@ import java.util.Locale;
  *   the change log's rows of the RUCs that joined or left it ({@link ListPublisher}), or swaps in the premises
  *   (which record nothing), in one transaction. Written = rows in service.</li>
  * </ol>
+ * Phases ({@link Progress}): {@code download} (--url), {@code stage}, then for a list {@code compare} (who joins and
+ * leaves) and {@code publish}, for the premises {@code publish} and {@code index}.
  */
 @Configuration(proxyBeanMethods = false)
 public class SunatJobs {
@@ -50,56 +53,60 @@ public class SunatJobs {
     @Bean(name = "agentes-retencion")
     Job agentesRetencion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
                          JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
-                         RunEvents events) {
-        return job(SunatFile.AGENTES_RETENCION, jobs, transactions, jdbi, options, settings, changes, clock, events);
+                         RunEvents events, Progress progress) {
+        return job(SunatFile.AGENTES_RETENCION, jobs, transactions, jdbi, options, settings, changes, clock, events,
+                progress);
     }
 
     @Bean(name = "buenos-contribuyentes")
     Job buenosContribuyentes(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
                              JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
-                             RunEvents events) {
+                             RunEvents events, Progress progress) {
         return job(SunatFile.BUENOS_CONTRIBUYENTES, jobs, transactions, jdbi, options, settings, changes, clock,
-                events);
+                events, progress);
     }
 
     @Bean(name = "agentes-percepcion")
     Job agentesPercepcion(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
                           JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
-                          RunEvents events) {
-        return job(SunatFile.AGENTES_PERCEPCION, jobs, transactions, jdbi, options, settings, changes, clock, events);
+                          RunEvents events, Progress progress) {
+        return job(SunatFile.AGENTES_PERCEPCION, jobs, transactions, jdbi, options, settings, changes, clock, events,
+                progress);
     }
 
     @Bean(name = "agentes-percepcion-combustibles")
     Job agentesPercepcionCombustibles(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
                                       JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
-                                      RunEvents events) {
+                                      RunEvents events, Progress progress) {
         return job(SunatFile.AGENTES_PERCEPCION_COMBUSTIBLES, jobs, transactions, jdbi, options, settings, changes,
-                clock, events);
+                clock, events, progress);
     }
 
     @Bean(name = "locales-anexos")
     Job localesAnexos(JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
                       JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
-                      RunEvents events) {
-        return job(SunatFile.LOCALES_ANEXOS, jobs, transactions, jdbi, options, settings, changes, clock, events);
+                      RunEvents events, Progress progress) {
+        return job(SunatFile.LOCALES_ANEXOS, jobs, transactions, jdbi, options, settings, changes, clock, events,
+                progress);
     }
 
     private static Job job(SunatFile file, JobRepository jobs, DataSourceTransactionManager transactions, Jdbi jdbi,
                            JobOptions options, EtlSettings settings, ChangesSettings changes, Clock clock,
-                           RunEvents events) {
+                           RunEvents events, Progress progress) {
         return new JobBuilder(file.jobName(), jobs)
                 .listener(events)
                 .start(new StepBuilder("stage", jobs)
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             SunatStager.dropLeftovers(jdbi, file);
-                            Staged result = stage(file, options, settings, jdbi, step);
+                            Staged result = stage(file, options, settings, jdbi, step, progress);
                             result.recordIn(contribution, step);
                             LOG.info("{}: staged {} rows from {} lines; rejected {} malformed and {} duplicated",
                                     file.jobName(), result.staged(), result.read(), result.malformed(),
                                     result.duplicates());
                             return RepeatStatus.FINISHED;
                         }, transactions)
+                        .listener(progress)
                         .build())
                 .next(new StepBuilder("publish", jobs)
                         .tasklet((contribution, chunk) -> {
@@ -116,9 +123,9 @@ public class SunatJobs {
                             long rows;
                             try {
                                 rows = file.isList()
-                                        ? new ListPublisher(jdbi, changes.maxRemovedShare()).publish(file,
+                                        ? new ListPublisher(jdbi, changes.maxRemovedShare(), progress).publish(file,
                                                 clock.instant().truncatedTo(ChronoUnit.MICROS), step.getJobExecutionId())
-                                        : new AnexosPublisher(jdbi).publish(clock.instant());
+                                        : new AnexosPublisher(jdbi, progress).publish(clock.instant());
                             } catch (RuntimeException refusedOrFailed) {
                                 // Rolled back: the data in service stays; the staging table goes now.
                                 SunatStager.dropLeftovers(jdbi, file);
@@ -128,16 +135,18 @@ public class SunatJobs {
                             LOG.info("{}: {} rows in service", file.jobName(), rows);
                             return RepeatStatus.FINISHED;
                         }, transactions)
+                        .listener(progress)
                         .build())
                 .build();
     }
 
     private static Staged stage(SunatFile file, JobOptions options, EtlSettings settings, Jdbi jdbi,
-                                StepExecution step) throws Exception {
+                                StepExecution step, Progress progress) throws Exception {
         SunatStager stager = new SunatStager(jdbi, file);
         return Staged.orDrop(() -> SourceFile.read(options.get("file"), options.get("url"),
                 file.jobName(), ".txt", settings.maxDownloadBytes(),
-                in -> stager.stage(in, () -> Cancellation.requested(step)), digest -> digest.recordIn(step)),
+                in -> stager.stage(in, () -> Cancellation.requested(step), progress), digest -> digest.recordIn(step),
+                progress),
                 () -> SunatStager.dropLeftovers(jdbi, file));
     }
 

@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.batch.core.job.JobInterruptedException;
 import pe.quipu.etl.source.SourceLines;
+import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.Staged;
 
 import java.io.ByteArrayOutputStream;
@@ -51,7 +52,8 @@ final class SunatStager {
         });
     }
 
-    Staged stage(InputStream in, BooleanSupplier stopRequested) throws Exception {
+    /** @param progress told of the lines read and rejected as they are */
+    Staged stage(InputStream in, BooleanSupplier stopRequested, Progress progress) throws Exception {
         SourceLines lines = SourceLines.latin1(in);
         String header = lines.next();
         while (header != null && header.isBlank()) {
@@ -68,7 +70,7 @@ final class SunatStager {
             CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("copy " + file.stage() + " from stdin");
             try {
-                Staged result = copy(lines, columns, copy, stopRequested);
+                Staged result = copy(lines, columns, copy, stopRequested, progress);
                 copy.endCopy();
                 return result;
             } finally {
@@ -79,8 +81,8 @@ final class SunatStager {
         }
     }
 
-    private Staged copy(SourceLines lines, SunatColumns columns, CopyIn copy, BooleanSupplier stopRequested)
-            throws Exception {
+    private Staged copy(SourceLines lines, SunatColumns columns, CopyIn copy, BooleanSupplier stopRequested,
+                        Progress progress) throws Exception {
         ByteArrayOutputStream rows = new ByteArrayOutputStream(CHUNK + 4096);
         StringBuilder row = new StringBuilder(256);
         List<String> sample = new ArrayList<>();
@@ -89,6 +91,7 @@ final class SunatStager {
         long malformed = 0;
         long duplicates = 0;
         long lineNumber = 1;
+        progress.lines(0, 0);
         for (String line = lines.next(); line != null; line = lines.next()) {
             lineNumber++;
             if (lineNumber % CHECK_EVERY == 0 && stopRequested.getAsBoolean()) {
@@ -98,16 +101,19 @@ final class SunatStager {
                 continue;
             }
             read++;
+            progress.lines(read, malformed + duplicates);
             String[] values;
             try {
                 values = file.row(columns, SunatColumns.split(line));
             } catch (SunatFile.RejectedLine e) {
                 malformed++;
+                progress.lines(read, malformed + duplicates);
                 reject(sample, lineNumber, e.getMessage(), line);
                 continue;
             }
             if (seen != null && !seen.add(values[0])) {
                 duplicates++;
+                progress.lines(read, malformed + duplicates);
                 reject(sample, lineNumber, "RUC " + values[0] + " already appeared on an earlier line, which this"
                         + " one replaces", line);
             }

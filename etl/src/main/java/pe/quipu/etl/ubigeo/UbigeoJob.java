@@ -12,6 +12,7 @@ import pe.quipu.core.ubigeo.Ubigeo;
 import pe.quipu.core.ubigeo.UbigeoCsv;
 import pe.quipu.core.ubigeo.UbigeoTable;
 import pe.quipu.etl.run.JobOptions;
+import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.RunEvents;
 import pe.quipu.etl.run.StepTransaction;
 
@@ -24,25 +25,30 @@ import java.util.List;
 /**
  * {@code ubigeo [--file PATH]}: the INEI catalogue (the bundled file by default) replaces the {@code ubigeos}
  * table in one transaction; every API instance reloads its in-memory copy when it commits. A file in which a
- * department or province code carries two names is refused whole.
+ * department or province code carries two names is refused whole. Phases ({@link Progress}): {@code stage} (the
+ * catalogue read), {@code publish} (the table replaced).
  */
 @Configuration(proxyBeanMethods = false)
 public class UbigeoJob {
 
     @Bean(name = "ubigeo")
     Job ubigeo(JobRepository jobs, DataSourceTransactionManager transactions, StepTransaction stepTransaction,
-               JobOptions options, Clock clock, RunEvents events) {
+               JobOptions options, Clock clock, RunEvents events, Progress progress) {
         return new JobBuilder("ubigeo", jobs)
                 .listener(events)
                 .start(new StepBuilder("replace-catalogue", jobs)
                         .tasklet((contribution, chunk) -> {
+                            progress.enter(Progress.Phase.STAGE);
                             List<Ubigeo> districts = read(options.get("file"));
                             districts.forEach(d -> contribution.incrementReadCount());
+                            progress.lines(districts.size(), 0);
+                            progress.enter(Progress.Phase.PUBLISH);
                             // The tasklet's transaction: the replacement commits with the step, or not at all.
                             stepTransaction.useStep(handle -> UbigeoTable.replace(handle, districts, clock.instant()));
                             contribution.incrementWriteCount(districts.size());
                             return RepeatStatus.FINISHED;
                         }, transactions)
+                        .listener(progress)
                         .build())
                 .build();
     }

@@ -12,6 +12,7 @@ import pe.quipu.core.ruc.Ruc;
 import pe.quipu.core.testing.BcrpStub.Answer;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
+import pe.quipu.etl.testing.ProgressLog;
 
 import java.io.OutputStream;
 import java.net.http.HttpResponse;
@@ -202,8 +203,13 @@ class PadronExtendidoJobTest {
         quipu.bcrp.respond(path -> path.endsWith("/PadronRUC_202609.csv")
                 ? new Answer(200, "text/csv", csv, 0) : new Answer(404, "text/plain", "no", 0));
 
-        EtlRun run = etl.run("padron-extendido", "--url",
-                quipu.bcrp.baseUrl() + "/PadronRUC_202609.csv");
+        EtlRun run;
+        try (ProgressLog progress = new ProgressLog()) {
+            run = etl.run("padron-extendido", "--url", quipu.bcrp.baseUrl() + "/PadronRUC_202609.csv");
+            assertThat(progress.phaseEnds()).extracting(l -> l.replaceAll(" done in .*", "")).containsExactly(
+                    "padron-extendido: download", "padron-extendido: stage", "padron-extendido: index",
+                    "padron-extendido: publish");
+        }
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         assertThat(record(r7).path("tipo").asText()).isEqualTo("ASOCIACION");
@@ -218,7 +224,15 @@ class PadronExtendidoJobTest {
                 + r8 + ",ACTIVO,HABIDO,SOCIEDAD ANONIMA,NO DISPONIBLE,NO DISPONIBLE,46900,5,,,,,,,,202609\n"
                 + "not a line\n", ".csv");
 
-        EtlRun run = etl.run("padron-extendido", "--file", csv.toString());
+        EtlRun run;
+        try (ProgressLog progress = new ProgressLog()) {
+            run = etl.run("padron-extendido", "--file", csv.toString());
+            // The phase the run failed in ends stopped, with what it had read.
+            assertThat(progress.phaseEnds()).hasSize(1);
+            assertThat(progress.phaseEnds().getFirst())
+                    .matches("padron-extendido: stage stopped after \\d+\\.\\d s, \\d+ B of \\d+ B \\(100 %\\),"
+                            + " 2 lines, 1 rejected");
+        }
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isEqualTo(1);
         assertThat(run.stdout()).startsWith("padron-extendido failed: ").contains("1 of 2 lines rejected");

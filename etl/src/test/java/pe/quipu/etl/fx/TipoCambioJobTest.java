@@ -12,6 +12,7 @@ import pe.quipu.core.testing.BcrpStub.Answer;
 import pe.quipu.core.testing.SunatAnswers;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
+import pe.quipu.etl.testing.ProgressLog;
 
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -76,7 +77,13 @@ class TipoCambioJobTest {
         publications -= 2;
         quipu.bcrp.respond(answers.responder());
 
-        EtlRun run = etl.run("tipo-cambio", "--fuente", "bcrp", "--from", from.toString(), "--to", to.toString());
+        EtlRun run;
+        try (ProgressLog progress = new ProgressLog()) {
+            run = etl.run("tipo-cambio", "--fuente", "bcrp", "--from", from.toString(), "--to", to.toString());
+            assertThat(progress.phaseEnds()).hasSize(1);
+            assertThat(progress.phaseEnds().getFirst())
+                    .matches("tipo-cambio: download done in \\d+\\.\\d s, 6 of 6 requests to bcrp");
+        }
 
         assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
         assertThat(run.stdout()).startsWith("tipo-cambio succeeded: read " + publications + ", written "

@@ -15,6 +15,7 @@ import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.core.ruc.Ruc;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
+import pe.quipu.etl.testing.ProgressLog;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -186,33 +187,53 @@ class RegistryChangesTest {
 
     @Test
     void an_unchanged_reload_records_nothing_and_keeps_every_actualizado_and_etag() throws Exception {
-        PadronDay day1 = day1(1_000);
-        quipu.clock.set(DAY_1);
-        assertThat(etl.run("padron", "--file", day1.writeTo(dir.resolve("day1.txt")).toString()).exitCode()).isZero();
-        quipu.clock.set(DAY_2);
-        Path day2 = day2(day1).writeTo(dir.resolve("day2.txt"));
-        assertThat(etl.run("padron", "--file", day2.toString()).exitCode()).isZero();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(record(ADDED).path("actualizado").asText()).isEqualTo(DAY_2.toString()));
-        List<String> rucs = List.of(ESTADO, CONDICION, ADDRESS, NAME, ADDED, RAW_PARTS, UNCHANGED, CLEARED);
-        Map<String, String> etags = etags(rucs.toArray(String[]::new));
-        List<String> actualizados = quipu.database.texts("select ruc || ' ' || actualizado from ruc_registry order by ruc");
-        long logged = Long.parseLong(quipu.database.texts("select count(*) from ruc_changes").getFirst());
+        try (ProgressLog progress = new ProgressLog()) {
+            PadronDay day1 = day1(1_000);
+            quipu.clock.set(DAY_1);
+            assertThat(etl.run("padron", "--file", day1.writeTo(dir.resolve("day1.txt")).toString()).exitCode())
+                    .isZero();
+            // Into an empty registry: nothing to compare; a new registry, indexed.
+            assertThat(phases(progress)).containsExactly("stage", "publish", "index");
+            quipu.clock.set(DAY_2);
+            Path day2 = day2(day1).writeTo(dir.resolve("day2.txt"));
+            assertThat(etl.run("padron", "--file", day2.toString()).exitCode()).isZero();
+            // A few changes, applied to the registry in service: no index to build.
+            assertThat(phases(progress)).containsExactly("stage", "compare", "publish");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(record(ADDED).path("actualizado").asText()).isEqualTo(DAY_2.toString()));
+            List<String> rucs = List.of(ESTADO, CONDICION, ADDRESS, NAME, ADDED, RAW_PARTS, UNCHANGED, CLEARED);
+            Map<String, String> etags = etags(rucs.toArray(String[]::new));
+            List<String> actualizados = quipu.database.texts(
+                    "select ruc || ' ' || actualizado from ruc_registry order by ruc");
+            long logged = Long.parseLong(quipu.database.texts("select count(*) from ruc_changes").getFirst());
 
-        quipu.clock.set(DAY_3);
-        EtlRun again = etl.run("padron", "--file", day2.toString());
+            quipu.clock.set(DAY_3);
+            progress.clear();
+            EtlRun again = etl.run("padron", "--file", day2.toString());
 
-        assertThat(again.exitCode()).as(again.stdout()).isZero();
-        assertThat(changesOf(again.runId())).isEmpty();
-        assertThat(quipu.database.texts("select count(*) from ruc_changes")).containsExactly(String.valueOf(logged));
-        assertThat(quipu.database.texts("select ruc || ' ' || actualizado from ruc_registry order by ruc"))
-                .isEqualTo(actualizados);
-        assertThat(etags(rucs.toArray(String[]::new))).isEqualTo(etags);
-        // Still a load: its time and its (empty) change counts.
-        assertThat(quipu.database.texts("select concat_ws(',', loaded_at = ?, added, changed, removed)"
-                + " from dataset_loads where dataset = 'padron'", DAY_3))
-                .containsExactly("t,0,0,0");
-        assertWordsExact();
+            assertThat(again.exitCode()).as(again.stdout()).isZero();
+            assertThat(progress.phaseEnds()).last().asString()
+                    .matches("padron: publish done in .*, 0 records differing");
+            assertThat(changesOf(again.runId())).isEmpty();
+            assertThat(quipu.database.texts("select count(*) from ruc_changes"))
+                    .containsExactly(String.valueOf(logged));
+            assertThat(quipu.database.texts("select ruc || ' ' || actualizado from ruc_registry order by ruc"))
+                    .isEqualTo(actualizados);
+            assertThat(etags(rucs.toArray(String[]::new))).isEqualTo(etags);
+            // Still a load: its time and its (empty) change counts.
+            assertThat(quipu.database.texts("select concat_ws(',', loaded_at = ?, added, changed, removed)"
+                    + " from dataset_loads where dataset = 'padron'", DAY_3))
+                    .containsExactly("t,0,0,0");
+            assertWordsExact();
+        }
+    }
+
+    /** The phases whose last line {@code progress} has seen since the last call, by name; forgets them. */
+    private static List<String> phases(ProgressLog progress) {
+        List<String> phases = progress.phaseEnds().stream().map(l -> l.replaceAll("^padron: (\\w+) done in .*", "$1"))
+                .toList();
+        progress.clear();
+        return phases;
     }
 
     @Test

@@ -17,6 +17,7 @@ import pe.quipu.etl.QuipuEtl;
 import pe.quipu.etl.generate.PadronGenerator;
 import pe.quipu.etl.testing.EtlRun;
 import pe.quipu.etl.testing.EtlRunner;
+import pe.quipu.etl.testing.ProgressLog;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -322,10 +323,19 @@ class SunatJobsTest {
         for (Map.Entry<SunatFile, Path> generated : files.entrySet()) {
             SunatFile file = generated.getKey();
             assertThat(generated.getValue().getFileName().toString()).isEqualTo(file.published());
-            EtlRun run = etl.run(file.jobName(), "--file", generated.getValue().toString());
+            EtlRun run;
+            List<String> phases;
+            try (ProgressLog progress = new ProgressLog()) {
+                run = etl.run(file.jobName(), "--file", generated.getValue().toString());
+                phases = progress.phaseEnds().stream().map(l -> l.replaceAll(" done in .*", "")).toList();
+            }
             assertThat(run.exitCode()).as(run.stdout() + run.stderr()).isZero();
             assertThat(run.stdout()).contains("rejected 0,");
             assertThat(rowsInService(file)).as(file.jobName()).isPositive();
+            String job = file.jobName() + ": ";
+            assertThat(phases).as("the phases' last lines").containsExactlyElementsOf(file.isList()
+                    ? List.of(job + "stage", job + "compare", job + "publish")
+                    : List.of(job + "stage", job + "publish", job + "index"));
         }
         assertThat(quipu.database.texts("select ruc from sunat_padrones union select ruc from locales_anexos"))
                 .allMatch(registry::contains);
