@@ -96,7 +96,7 @@ public final class AccountDeletion {
     }
 
     static Gone gone(Instant deletedAt) {
-        return new Gone(Text.of("accounts.deleted", deletedAt), deletedAt);
+        return new Gone(Text.of("domain.account.deleted", deletedAt), deletedAt);
     }
 
     public record State(Instant deletedAt) {

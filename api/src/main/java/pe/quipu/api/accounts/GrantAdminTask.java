@@ -36,7 +36,7 @@ public final class GrantAdminTask extends OperatorTask {
         return jdbi.inTransaction(h -> {
             AccountRows accounts = h.attach(AccountRows.class);
             AccountRows.Admin row = accounts.lockAdmin(email, EmailIdentity.of(email))
-                    .orElseThrow(() -> new NotFound(Text.of("accounts.no_account_with_email", email)));
+                    .orElseThrow(() -> new NotFound(Text.of("domain.account.no_email", email)));
             if (row.isAdmin()) {
                 return new Answer(row.id(), true, false);
             }

@@ -115,6 +115,6 @@ public final class Profiles {
 
     /** For now a deleted account's still-unexpired tokens are refused here (410 comes with account deletion). */
     public static Unauthenticated accountGone() {
-        return new Unauthenticated(Text.of("accounts.gone"));
+        return new Unauthenticated(Text.of("domain.account.gone"));
     }
 }

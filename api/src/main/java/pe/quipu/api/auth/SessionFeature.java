@@ -73,7 +73,7 @@ public final class SessionFeature implements DynamicFeature {
                 // A deleted account's access tokens stay valid until they expire; each of its calls says it is gone.
                 Optional<Instant> deletedAt = deleted.deletedAt(session.accountId());
                 if (deletedAt.isPresent()) {
-                    throw new Gone(Text.of("auth.account_deleted", deletedAt.get()), deletedAt.get());
+                    throw new Gone(Text.of("domain.account.deleted", deletedAt.get()), deletedAt.get());
                 }
                 return;
             }

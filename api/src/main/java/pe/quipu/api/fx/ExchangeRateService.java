@@ -174,7 +174,7 @@ public final class ExchangeRateService {
         LocalDate today = today();
         LocalDate target = fecha.orElse(today);
         if (target.isAfter(today)) {
-            throw new InvalidInput("fecha", Text.of("fx.not_after_today", today));
+            throw new InvalidInput("fecha", Text.of("domain.date.not_after_today", today));
         }
         LocalDate start = seriesStart.get(series);
         if (start != null && target.isBefore(start)) {
@@ -234,7 +234,7 @@ public final class ExchangeRateService {
         upstream(series);
         LocalDate today = today();
         if (hasta.isAfter(today)) {
-            throw new InvalidInput("hasta", Text.of("fx.not_after_today", today));
+            throw new InvalidInput("hasta", Text.of("domain.date.not_after_today", today));
         }
         if (desde.isAfter(hasta)) {
             throw new InvalidInput("desde", Text.of("fx.desde_after_hasta", hasta));

@@ -143,12 +143,12 @@ public final class TipoCambioResource {
             return Optional.empty();
         }
         if (!ISO_DATE.matcher(value).matches()) {
-            throw new InvalidInput(name, Text.of("fx.date.form"));
+            throw new InvalidInput(name, Text.of("domain.date.form"));
         }
         try {
             return Optional.of(LocalDate.parse(value));
         } catch (DateTimeParseException e) {
-            throw new InvalidInput(name, Text.of("fx.date.calendar"));
+            throw new InvalidInput(name, Text.of("domain.date.calendar"));
         }
     }
 

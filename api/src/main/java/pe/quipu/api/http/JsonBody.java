@@ -199,9 +199,9 @@ public final class JsonBody {
             return reader.readTree(body);
         } catch (JsonProcessingException e) {
             boolean duplicate = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Duplicate field");
-            throw InvalidInput.of(Text.of(duplicate ? "http.json.repeated_member" : "http.body_not_json"));
+            throw InvalidInput.of(Text.of(duplicate ? "http.json.repeated_member" : "domain.json.invalid"));
         } catch (IOException e) {
-            throw InvalidInput.of(Text.of("http.body_unreadable"));
+            throw InvalidInput.of(Text.of("domain.json.unreadable"));
         }
     }
 }

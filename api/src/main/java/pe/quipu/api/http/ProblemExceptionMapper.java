@@ -108,11 +108,11 @@ public final class ProblemExceptionMapper implements ExceptionMapper<Throwable> 
     private static Problem jsonProblem(JsonProcessingException json) {
         Text detail;
         if (json instanceof JsonParseException) {
-            detail = Text.of("http.body_not_json");
+            detail = Text.of("domain.json.invalid");
         } else if (json instanceof InvalidFormatException || json instanceof MismatchedInputException) {
             detail = Text.of("http.body_wrong_shape");
         } else {
-            detail = Text.of("http.body_unreadable");
+            detail = Text.of("domain.json.unreadable");
         }
         return Problem.of(ProblemType.VALIDATION_ERROR, detail);
     }

@@ -77,7 +77,7 @@ public final class MeteringFeature implements DynamicFeature {
                 return;
             }
             AccountLimits account = limits.get(key.accountId())
-                    .orElseThrow(() -> new Unauthenticated(Text.of("metering.key_account_gone")));
+                    .orElseThrow(() -> new Unauthenticated(Text.of("domain.account.key_gone")));
             request.setProperty(TICKET, meter.admit(account, units));
         }
 

@@ -63,7 +63,7 @@ public final class UsageResource {
     @RequiresSession(orApiKey = true)
     public Response usage(@Auth QuipuPrincipal caller) {
         AccountLimits account = limits.get(caller.accountId())
-                .orElseThrow(() -> new Unauthenticated(Text.of("metering.account_gone")));
+                .orElseThrow(() -> new Unauthenticated(Text.of("domain.account.gone")));
         Usage usage = Usage.of(account, meter.monthUsed(account), clock.instant());
         return Response.ok(usage).header(HttpHeaders.CACHE_CONTROL, "no-store").build();
     }
@@ -108,7 +108,7 @@ public final class UsageResource {
             LocalDate from = fromParameter == null ? (to == null ? null : to.withDayOfMonth(1))
                     : date("from", fromParameter, errors);
             if (to != null && to.isAfter(today)) {
-                errors.add(new FieldError("to", Text.of("metering.daily.after_today", today)));
+                errors.add(new FieldError("to", Text.of("domain.date.not_after_today", today)));
             }
             if (from != null && to != null && errors.isEmpty()) {
                 if (from.isAfter(to)) {
@@ -125,13 +125,13 @@ public final class UsageResource {
 
         private static LocalDate date(String name, String value, List<FieldError> errors) {
             if (!ISO_DATE.matcher(value).matches()) {
-                errors.add(new FieldError(name, Text.of("metering.daily.not_a_date")));
+                errors.add(new FieldError(name, Text.of("domain.date.form")));
                 return null;
             }
             try {
                 return LocalDate.parse(value);
             } catch (DateTimeParseException e) {
-                errors.add(new FieldError(name, Text.of("metering.daily.not_a_calendar_date")));
+                errors.add(new FieldError(name, Text.of("domain.date.calendar")));
                 return null;
             }
         }

@@ -265,7 +265,7 @@ public final class SubscriptionService {
 
     private static UUID lockAccount(SubscriptionRows rows, String email) {
         return rows.lockAccount(email, EmailIdentity.of(email))
-                .orElseThrow(() -> new NotFound(Text.of("plans.no_account_with_email", email)));
+                .orElseThrow(() -> new NotFound(Text.of("domain.account.no_email", email)));
     }
 
     /** The plans an operator may choose, for messages. */

@@ -118,7 +118,7 @@ public final class RucResource {
         List<Ruc> rucs = batch.rucs();
         // Once the request is known to be well formed: the plan's cap, then the quota's N units, then the lookups.
         AccountLimits account = limits.get(caller.accountId())
-                .orElseThrow(() -> new Unauthenticated(Text.of("ruc.account_gone")));
+                .orElseThrow(() -> new Unauthenticated(Text.of("domain.account.key_gone")));
         Map<String, RucAnswers.Answer> found = lookups.findBatch(account, rucs, batch.include(),
                 units -> MeteringFeature.ticket(request).ifPresent(ticket -> ticket.reserve(units)));
         List<BatchEntry> results = new ArrayList<>(rucs.size());
