@@ -48,8 +48,8 @@ public final class AdminTaskGuard extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         if (request.getHeader("Origin") != null || request.getHeader("Sec-Fetch-Site") != null) {
-            refuse(response, new Problem("forbidden", Text.of("http.title.forbidden").in(Problem.language()), 403,
-                    Text.of("http.tasks_not_from_browser").in(Problem.language()), null, null));
+            refuse(response, new Problem("forbidden", Text.of("http.title.forbidden").in(RequestLanguage.current()), 403,
+                    Text.of("http.tasks_not_from_browser").in(RequestLanguage.current()), null, null));
             return;
         }
         if (!authorized(request.getHeader("Authorization"))) {
@@ -74,7 +74,7 @@ public final class AdminTaskGuard extends HttpFilter {
         response.setHeader("Connection", "close");
         response.setContentType(Problem.MEDIA_TYPE);
         response.setHeader("Cache-Control", "no-store");
-        response.setHeader("Content-Language", Problem.language().tag());
+        response.setHeader("Content-Language", RequestLanguage.current().tag());
         json.writeValue(response.getOutputStream(), problem);
     }
 

@@ -88,7 +88,7 @@ public abstract class OperatorTask extends HttpServlet {
         response.setStatus(problem.status());
         response.setContentType(Problem.MEDIA_TYPE);
         response.setHeader("Cache-Control", "no-store");
-        response.setHeader("Content-Language", Problem.language().tag());
+        response.setHeader("Content-Language", RequestLanguage.current().tag());
         json.writeValue(response.getOutputStream(), problem);
     }
 

@@ -37,11 +37,6 @@ public record Problem(String type, String title, int status, String detail, List
                 deletedAt);
     }
 
-    /** The language the Problem is written in, for {@code Content-Language}. */
-    public static Language language() {
-        return RequestLanguage.current();
-    }
-
     /** The id of the request being answered ({@link RequestIds}), or null outside a request. */
     @JsonProperty("requestId")
     public String requestId() {

@@ -21,7 +21,7 @@ public final class ProblemResponses {
         Response.ResponseBuilder builder = Response.status(problem.status())
                 .type(Problem.MEDIA_TYPE)
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
-                .header(HttpHeaders.CONTENT_LANGUAGE, Problem.language().tag())
+                .header(HttpHeaders.CONTENT_LANGUAGE, RequestLanguage.current().tag())
                 .entity(problem);
         headers.forEach(builder::header);
         return builder.build();

@@ -16,12 +16,14 @@ import java.util.function.Supplier;
 
 /**
  * The language the request being served asked for in {@code Accept-Language} ({@link Language#preferredBy}), for the
- * Problem Details written while serving it. Set by a filter on the application's and the admin's servlets, for as
- * long as the servlets serve the request; English on any other thread.
+ * Problem Details written while serving it. A filter on the application's and the admin's servlets keeps the header for
+ * as long as the servlets serve the request, and the header is read only when an answer needs words (most answers do
+ * not), then remembered for the rest of the request; English on any other thread.
  */
 public final class RequestLanguage {
 
-    private static final ThreadLocal<Language> CURRENT = new ThreadLocal<>();
+    /** The request's {@code Accept-Language} header until it is first read, then the {@link Language} it chose. */
+    private static final ThreadLocal<Object> CURRENT = new ThreadLocal<>();
 
     private RequestLanguage() {
     }
@@ -35,13 +37,21 @@ public final class RequestLanguage {
 
     /** The language of the request this thread serves; English outside one. */
     public static Language current() {
-        Language language = CURRENT.get();
-        return language == null ? Language.ENGLISH : language;
+        Object held = CURRENT.get();
+        if (held instanceof Language language) {
+            return language;
+        }
+        if (held instanceof String header) {
+            Language language = Language.preferredBy(header);
+            CURRENT.set(language);
+            return language;
+        }
+        return Language.ENGLISH;
     }
 
     /** Runs {@code write} in {@code language} (for the error handlers, which run outside the filter). */
     static <T> T with(Language language, Supplier<T> write) {
-        Language previous = CURRENT.get();
+        Object previous = CURRENT.get();
         CURRENT.set(language);
         try {
             return write.get();
@@ -54,8 +64,8 @@ public final class RequestLanguage {
         @Override
         protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                 throws IOException, ServletException {
-            Language previous = CURRENT.get();
-            CURRENT.set(Language.preferredBy(request.getHeader(HttpHeaders.ACCEPT_LANGUAGE)));
+            Object previous = CURRENT.get();
+            CURRENT.set(request.getHeader(HttpHeaders.ACCEPT_LANGUAGE));
             try {
                 chain.doFilter(request, response);
             } finally {
