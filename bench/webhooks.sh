@@ -9,7 +9,7 @@
 #   Environment: BIG=1 adds a run of 10,000 events x 20 endpoints = 200,000 deliveries (a few minutes);
 #   RETRY_EVENTS (default 100: x 10 failing endpoints x 2 retries = 2,000 retries); BACKLOG (default 100000);
 #   MEMORY_SECONDS (default 20); KEEP=1 keeps the work folder (logs). QUIPU_JAVA_OPTS goes to the API's JVM (./quipu
-#   passes it on after its own -Xmx256m), e.g. -Xmx512m; with -XX:NativeMemoryTracking=summary step 5 also prints the JVM's own account of
+#   passes it on after its own -Xmx128m), e.g. -Xmx512m; with -XX:NativeMemoryTracking=summary step 5 also prints the JVM's own account of
 #   its memory.
 #
 # In a temporary folder (QUIPU_DATA_DIR), on the embedded PostgreSQL the API starts (with track_commit_timestamp=on,
@@ -388,10 +388,11 @@ echo "memory: $BACKLOG deliveries inserted due (one INSERT, $INSERT_S s), to a p
 echo "memory: API RSS $RSS_BEFORE MB before, $MEM_END MB at the end, peak $PEAK MB (target <= 512 MB: $(verdict "$PEAK" -le 512));" \
   "JVM max heap ${MAX_HEAP:-?} MB"
 sed -n '2,3p' "$WORK/heap.txt" | sed 's/^/  /'
-COMMITTED=$(grep -o 'committed [0-9]*K' "$WORK/heap.txt" | head -n 1 | awk '{ printf "%.0f", $2 / 1024 }')
+# G1 prints "committed"; Parallel GC (./quipu's) prints its generations' totals instead, and then this stays empty.
+COMMITTED=$(grep -o 'committed [0-9]*K' "$WORK/heap.txt" | head -n 1 | awk '{ printf "%.0f", $2 / 1024 }' || true)
 if [ "$PEAK" -gt 512 ]; then
-  echo "  the heap alone has ${COMMITTED:-?} MB committed of a ${MAX_HEAP:-?} MB maximum (./quipu gives -Xmx256m unless" \
-    "QUIPU_JAVA_OPTS sets another): G1 grows the heap up to its maximum while collections take time"
+  echo "  the heap alone has ${COMMITTED:-?} MB committed of a ${MAX_HEAP:-?} MB maximum (./quipu gives -Xmx128m unless" \
+    "QUIPU_JAVA_OPTS sets another): the collector grows the heap up to its maximum while collections take time"
 fi
 # With QUIPU_JAVA_OPTS=-XX:NativeMemoryTracking=summary: where the JVM's memory goes (committed, MB).
 if "$JCMD" "$API_PID" VM.native_memory summary scale=MB > "$WORK/nmt.txt" 2>&1 && grep -q '^Total' "$WORK/nmt.txt"; then

@@ -69,7 +69,8 @@ public final class PasswordHasher {
     /**
      * How many hashes may run at once: a quarter of the heap divided by what one hash takes, at least one, and no
      * more than the processors (more would only queue on the CPU while holding their memory). A 256 MB heap runs 3 at
-     * once however many cores the host has; a 64 MB heap, 1; a 4 GB heap, one per processor up to 51.
+     * once however many cores the host has; the 128 MB heap ./quipu gives, 1; a 4 GB heap, one per processor up to
+     * 51.
      */
     static int permitsFor(long maxHeapBytes, int processors) {
         long byHeap = maxHeapBytes / HEAP_SHARE_DIVISOR / BYTES_PER_HASH;

@@ -11,12 +11,12 @@ import java.util.Optional;
 /**
  * A plain {@code java -jar} on a large machine gets the JVM's default heap, a quarter of the machine's memory, and
  * under load the process grows far beyond what Quipu needs (524 to 926 MB resident measured, against about 300 MB with
- * {@code -Xmx256m}). A jar cannot set its own heap, so the start says so once, with what to set.
+ * {@code -Xmx256m} and less with the 128 MB {@code ./quipu} gives). A jar cannot set its own heap, so the start says so once, with what to set.
  */
 public final class HeapAdvice {
 
     private static final Logger LOG = LoggerFactory.getLogger(HeapAdvice.class);
-    /** A heap Quipu never needs: it runs in 256 MB (what ./quipu gives it). */
+    /** A heap Quipu never needs: it runs in 128 MB (what ./quipu gives it). */
     static final long LARGE = 1L << 30;
 
     private HeapAdvice() {
@@ -38,8 +38,8 @@ public final class HeapAdvice {
         }
         return Optional.of("The heap may grow to " + (maxHeap >> 20) + " MB (the JVM's default, a quarter of the"
                 + " memory it sees; no -Xmx or -XX:MaxRAMPercentage was given), and under load the process then holds"
-                + " far more memory than Quipu needs. ./quipu starts it with -Xmx256m; with java -jar, set"
-                + " JAVA_TOOL_OPTIONS=-Xmx256m (or -XX:MaxRAMPercentage=25 in a container given 1 GB): README,"
+                + " far more memory than Quipu needs. ./quipu starts it with -Xmx128m; with java -jar, set"
+                + " JAVA_TOOL_OPTIONS=-Xmx128m (or -XX:MaxRAMPercentage=25 in a container given 512 MB): README,"
                 + " Performance.");
     }
 }

@@ -31,11 +31,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Each Argon2 hash or verification allocates about 19 MiB. On a host that reports 12 processors and gives the API a
- * 256 MB heap, unauthenticated requests must not be able to run so many at once that the heap runs out: 24
+ * 128 MB heap, unauthenticated requests must not be able to run so many at once that the heap runs out: 24
  * wrong-password logins and 24 signups, all at once and each from its own client address (so that no per-address
  * limit spares the hasher), get 401, 201 or 429 with Retry-After, never a 5xx, and the API never throws an
  * OutOfMemoryError. The heap and the processor count can only be set for a JVM of its own, so the API runs as
- * {@code java -Xmx256m -XX:ActiveProcessorCount=12 … QuipuApplication server config.yml} on this test's database.
+ * {@code java -Xmx128m -XX:ActiveProcessorCount=12 … QuipuApplication server config.yml} on this test's database.
  */
 class PasswordHashingHeapTest {
 
@@ -53,7 +53,7 @@ class PasswordHashingHeapTest {
     }
 
     @Test
-    void a_burst_of_logins_and_signups_on_a_256_mb_heap_with_12_processors_is_answered_without_running_out_of_memory()
+    void a_burst_of_logins_and_signups_on_a_128_mb_heap_with_12_processors_is_answered_without_running_out_of_memory()
             throws Exception {
         quipu.clock.set(Instant.now());
         List<TestAccounts.Session> victims = new ArrayList<>();
@@ -143,11 +143,11 @@ class PasswordHashingHeapTest {
     }
 
     /**
-     * The API on the test database in a JVM of its own, with a 256 MB heap and 12 processors as the JVM sees them,
+     * The API on the test database in a JVM of its own, with a 128 MB heap and 12 processors as the JVM sees them,
      * on the real clock.
      */
     private ChildServer startApi() throws IOException {
-        ChildServer child = ChildServer.start(quipu.database, List.of("-Xmx256m", "-XX:ActiveProcessorCount=12",
+        ChildServer child = ChildServer.start(quipu.database, List.of("-Xmx128m", "-XX:ActiveProcessorCount=12",
                 "-Ddw.webhooks.workerEnabled=false"), Map.of());
         children.add(child);
         return child;

@@ -47,7 +47,7 @@ class ClusterTest {
     static void startTheWorker() throws Exception {
         workerLog = Files.createTempFile("quipu-cluster-worker-", ".log");
         ProcessBuilder builder = ChildQuipu.command(quipu.database, workerLog,
-                List.of("-Xmx256m", "-Ddw.webhooks.maintenanceInterval=1h"), "deliver");
+                List.of("-Xmx128m", "-Ddw.webhooks.maintenanceInterval=1h"), "deliver");
         builder.environment().put("QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS", "true");
         worker = builder.start();
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {

@@ -14,7 +14,7 @@ class HeapAdviceTest {
     @Test
     void a_large_default_heap_is_advised_against_with_what_to_set() {
         assertThat(HeapAdvice.advice(6 * GB, List.of("-Dfile.encoding=UTF-8")))
-                .hasValueSatisfying(advice -> assertThat(advice).contains("6144 MB", "JAVA_TOOL_OPTIONS=-Xmx256m",
+                .hasValueSatisfying(advice -> assertThat(advice).contains("6144 MB", "JAVA_TOOL_OPTIONS=-Xmx128m",
                         "MaxRAMPercentage"));
     }
 

@@ -43,7 +43,7 @@ class JsonLogsTest {
     void every_line_of_a_json_run_parses_with_the_application_and_request_fields() throws Exception {
         Path log = Files.createTempFile("quipu-json-", ".log");
         int port = freePort();
-        ProcessBuilder builder = ChildQuipu.asDeployed(quipu.database, log, List.of("-Xmx256m",
+        ProcessBuilder builder = ChildQuipu.asDeployed(quipu.database, log, List.of("-Xmx128m",
                 "-Ddw.auth.developmentSigningKeyFile=" + quipu.database.folder().resolve("jwt-signing-key.json"),
                 "-Ddw.bcrp.captureEnabled=false", "-Ddw.webhooks.maintenanceInterval=1h",
                 "-Ddw.subscriptions.applyInterval=1h"), "server");

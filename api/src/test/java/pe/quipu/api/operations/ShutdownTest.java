@@ -33,7 +33,7 @@ class ShutdownTest {
     @Test
     void sigterm_under_a_stream_of_requests_answers_no_5xx_and_exits_0() throws Exception {
         String key = quipu.accounts.newKey(Scope.UBIGEOS_READ);
-        try (ChildServer child = ChildServer.start(quipu.database, List.of("-Xmx256m"),
+        try (ChildServer child = ChildServer.start(quipu.database, List.of("-Xmx128m"),
                 Map.of("QUIPU_SHUTDOWN_DRAIN_DELAY", "2s", "QUIPU_SHUTDOWN_GRACE", "10s"))) {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             AtomicBoolean stop = new AtomicBoolean();

@@ -38,7 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TrainCommandTest {
 
     private static final Duration TRAINING_LIMIT = Duration.ofMinutes(3);
-    private static final List<String> JVM = List.of("-Xmx256m");
+    private static final List<String> JVM = List.of("-Xmx128m");
 
     @TempDir
     Path work;

@@ -33,7 +33,7 @@ import static pe.quipu.api.webhooks.DeliveryTestKit.createEndpoint;
 
 /**
  * Receivers that answer {@code HTTP/1.1 200} and then headers without end, eight attempts at once, against the API as
- * production runs it: its own JVM with the heap ./quipu gives it (256 MB) and the delivery worker inside. Each attempt
+ * production runs it: its own JVM with the heap ./quipu gives it (128 MB) and the delivery worker inside. Each attempt
  * must end as {@code invalid_response} once the answer's head passes {@link WebhookSender#MAX_HEAD}, long before the
  * 10 s attempt timeout, while the API's resident memory stays near where it was and lookups keep answering.
  *
@@ -45,7 +45,7 @@ import static pe.quipu.api.webhooks.DeliveryTestKit.createEndpoint;
 class HeaderFloodTest {
 
     /** ./quipu's heap; see the class comment for the exit. */
-    private static final List<String> JVM = List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError");
+    private static final List<String> JVM = List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError");
     /** As long as the receiver keeps writing: the attempt timeout (config.yml's 10 s), then it stops. */
     private static final Duration FLOOD = Duration.ofSeconds(10);
     private static final int ATTEMPTS = 8;
@@ -216,7 +216,7 @@ class HeaderFloodTest {
     }
 
     /**
-     * {@code java -Xmx256m … server config.yml} on the test database, delivering to 127.0.0.1, ended by its first
+     * {@code java -Xmx128m … server config.yml} on the test database, delivering to 127.0.0.1, ended by its first
      * OutOfMemoryError (see the class comment).
      */
     private ChildServer startApi() throws IOException {

@@ -269,7 +269,7 @@ class WorkerCrashTest {
         logs.add(log);
         // Maintenance on the real clock would prune and disable other tests' endpoints and deliveries.
         ProcessBuilder builder = ChildQuipu.command(quipu.database, log,
-                List.of("-Xmx256m", "-Ddw.webhooks.maintenanceInterval=1h"), "deliver");
+                List.of("-Xmx128m", "-Ddw.webhooks.maintenanceInterval=1h"), "deliver");
         builder.environment().put("QUIPU_WEBHOOKS_ALLOW_PRIVATE_NETWORKS", "true");
         Process process = builder.start();
         children.add(process);
