@@ -18,8 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A login for an unknown email must cost what a wrong password costs, one Argon2 verification, or the answer's
  * timing tells which emails have accounts. Wall-clock time on a shared machine is too noisy to compare; the CPU
  * time this JVM's threads spend on a request is not (waiting for a core is not counted), and Argon2 with 19 MiB
- * and 2 passes costs tens of milliseconds of it, far above what the rest of a login costs. Medians of interleaved
- * runs absorb a stray JIT compilation or a collection.
+ * and 2 passes costs tens of milliseconds of it, far above what the rest of a login costs. Every thread of the JVM
+ * is counted, so work that other threads do meanwhile (the application's background tasks, a failed login's
+ * follow-ups) only ever adds to a run: the least of the interleaved runs is each kind's own cost. (Medians failed
+ * once in a full suite: 252 ms for a wrong password against 97 ms for an unknown email, which alone measure alike.)
  */
 class LoginTimingTest {
 
@@ -54,12 +56,12 @@ class LoginTimingTest {
             }
         }
 
-        long verification = median(wrongPassword);
+        long verification = least(wrongPassword);
         // The measurement tells a verification from none (otherwise the next assertion would prove nothing)...
-        assertThat(median(noVerification)).as("CPU ns of a login without verification, vs %s with", verification)
+        assertThat(least(noVerification)).as("CPU ns of a login without verification, vs %s with", verification)
                 .isLessThan(verification * 3 / 10);
         // ...and an unknown email pays for one.
-        assertThat(median(unknownEmail)).as("CPU ns of a login for an unknown email, vs %s for a wrong password",
+        assertThat(least(unknownEmail)).as("CPU ns of a login for an unknown email, vs %s for a wrong password",
                 verification).isGreaterThan(verification * 6 / 10);
     }
 
@@ -80,8 +82,7 @@ class LoginTimingTest {
         return total;
     }
 
-    private static long median(List<Long> values) {
-        List<Long> sorted = values.stream().sorted().toList();
-        return sorted.get(sorted.size() / 2);
+    private static long least(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).min().orElseThrow();
     }
 }
