@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * A plain {@code java -jar} on a large machine gets the JVM's default heap, a quarter of the machine's memory, and
  * under load the process grows far beyond what Quipu needs (524 to 926 MB resident measured, against about 300 MB with
- * {@code -Xmx256m} and less with the 128 MB {@code ./quipu} gives). A jar cannot set its own heap, so the start says so once, with what to set.
+ * {@code -Xmx256m}, and less with the 128 MB {@code ./quipu} gives). A jar cannot set its own heap, so the start says
+ * so once, with what to set.
  */
 public final class HeapAdvice {
 
