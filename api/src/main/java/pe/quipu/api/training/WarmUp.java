@@ -121,6 +121,8 @@ public final class WarmUp extends AbstractLifeCycle {
     private volatile long millis;
     /** Whether the application connector was given its placeholder channel before Jetty opened it. */
     private volatile boolean held;
+    /** With the port held: the connector to bind to its port once the server has started ({@link #release}). */
+    private volatile ServerConnector heldBack;
 
     /**
      * @param duration  the longest the requests may go on (they stop once the JIT has settled); zero skips the warm-up
@@ -179,9 +181,15 @@ public final class WarmUp extends AbstractLifeCycle {
                 }
             }
         });
-        if (!holdsPort) {
-            environment.lifecycle().addServerLifecycleListener(jetty -> warmUp.beside());
-        }
+        // Server lifecycle listeners run in the order they were added, after Jetty has started: the operations'
+        // readiness turned SERVING by then, so the first connection the held port accepts is answered "ready".
+        environment.lifecycle().addServerLifecycleListener(jetty -> {
+            if (holdsPort) {
+                warmUp.release();
+            } else {
+                warmUp.beside();
+            }
+        });
     }
 
     /** The application's request timer's count, looked up once it exists (the server factory registers it). */
@@ -274,6 +282,24 @@ public final class WarmUp extends AbstractLifeCycle {
         });
     }
 
+    /**
+     * With the port held, once the server has started (and readiness says so): the application connector restarted
+     * on a channel of the configured address (the warm-up's connections are closed; what the JIT compiled stays),
+     * once its old acceptor has left. Until then the port refuses connections.
+     */
+    void release() {
+        ServerConnector connector = heldBack;
+        heldBack = null;
+        if (connector == null || stopping) {
+            return;
+        }
+        try {
+            ConnectorRestart.onto(connector, publicChannel(connector));
+        } catch (Exception e) {
+            LOG.error("Could not open the application port after the warm-up; it stays closed", e);
+        }
+    }
+
     private void end() {
         if (endedOnce.compareAndSet(false, true)) {
             ended.run();
@@ -329,9 +355,9 @@ public final class WarmUp extends AbstractLifeCycle {
                 key.forget().run();
             }
             if (holding) {
-                // Bound to its port only now: restarted on a channel of the configured address (the warm-up's
-                // connections are closed; what the JIT compiled stays), once its old acceptor has left.
-                ConnectorRestart.onto(connector, publicChannel(connector));
+                // Bound to its port only once the server has started and the warm-up has ended (release), so that
+                // no client meets "starting" or "warming up" on it.
+                heldBack = connector;
             }
             millis = (System.nanoTime() - started) / 1_000_000;
             end();

@@ -137,7 +137,9 @@ class ProbesTest {
                 slowest = Math.max(slowest, System.nanoTime() - asked);
             } catch (java.net.ConnectException e) {
                 refused++;
-                Thread.sleep(50);
+                // Often, so that a port opened before the server has started (answering "starting") or before the
+                // warm-up has ended (answering "warming up") is caught in the act.
+                Thread.sleep(2);
             }
         }
         starting.join();
