@@ -53,12 +53,15 @@ public final class RegistryUpsert {
     }
 
     interface RegistryRows {
-        /** A row changes only when what the padrón publishes changed. */
+        /**
+         * A row changes only when what the padrón publishes changed; it then no longer holds the padrón line it was
+         * loaded from, so the next padrón load compares that RUC's line by content ({@code line_hash} null).
+         */
         @SqlBatch("""
                 insert into ruc_registry (ruc, <columns>, content_hash, actualizado)
                 values (:ruc, <values>, :content_hash, :actualizado)
                 on conflict (ruc) do update set <updates>, content_hash = excluded.content_hash,
-                    actualizado = excluded.actualizado
+                    actualizado = excluded.actualizado, line_hash = null
                 where (<inService>) is distinct from (<incoming>)""")
         int[] upsert(@BindMap List<Map<String, Object>> rows, @Define("columns") String columns,
                      @Define("values") String values, @Define("updates") String updates,

@@ -71,6 +71,22 @@ final class CopyChunk {
         return this;
     }
 
+    /** A boolean field: one byte. */
+    CopyChunk bool(boolean value) {
+        room(5);
+        putInt(1);
+        bytes[length++] = (byte) (value ? 1 : 0);
+        return this;
+    }
+
+    /** Bytes of the format itself: {@link #HEADER} or {@link #TRAILER}. */
+    CopyChunk bytes(byte[] format) {
+        room(format.length);
+        System.arraycopy(format, 0, bytes, length, format.length);
+        length += format.length;
+        return this;
+    }
+
     private void putInt(int value) {
         bytes[length++] = (byte) (value >>> 24);
         bytes[length++] = (byte) (value >>> 16);

@@ -61,10 +61,16 @@ public class PadronJob {
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             PadronStager.dropLeftovers(jdbi);
-                            Staged result = stage(options, settings, jdbi, step, progress);
+                            RegistryLines inService = inService(jdbi);
+                            PadronStager.Result staging = stage(options, settings, jdbi, inService, step, progress);
+                            Staged result = staging.staged();
                             result.recordIn(contribution, step);
-                            LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated",
-                                    result.staged(), result.read(), result.malformed(), result.duplicates());
+                            step.getExecutionContext().put(CHANGED_LINES_ONLY, staging.changedLinesOnly());
+                            step.getExecutionContext().putLong(UNCHANGED_LINES, staging.unchangedLines());
+                            LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated{}",
+                                    result.staged(), result.read(), result.malformed(), result.duplicates(),
+                                    staging.changedLinesOnly() ? "; " + staging.unchangedLines()
+                                            + " lines unchanged since the last load, not staged" : "");
                             return RepeatStatus.FINISHED;
                         }, transactions)
                         .listener(progress)
@@ -83,7 +89,9 @@ public class PadronJob {
                                 published = new RegistryPublisher(jdbi, search.enabled(), changes.maxRemovedShare(),
                                         progress)
                                         .publish(clock.instant().truncatedTo(ChronoUnit.MICROS),
-                                                step.getJobExecutionId(), records);
+                                                step.getJobExecutionId(), records,
+                                                Boolean.TRUE.equals(staged.getExecutionContext()
+                                                        .get(CHANGED_LINES_ONLY)));
                             } catch (RuntimeException refusedOrFailed) {
                                 // Rolled back: the registry in service stays; the staging table goes now.
                                 PadronStager.dropLeftovers(jdbi);
@@ -102,14 +110,40 @@ public class PadronJob {
                 .build();
     }
 
-    private static Staged stage(JobOptions options, EtlSettings settings, Jdbi jdbi, StepExecution step,
-                                Progress progress) throws Exception {
+    private static PadronStager.Result stage(JobOptions options, EtlSettings settings, Jdbi jdbi,
+                                             RegistryLines inService, StepExecution step, Progress progress)
+            throws Exception {
         PadronStager stager = new PadronStager(jdbi);
         return Staged.orDrop(() -> SourceFile.read(options.get("file"), options.get("url"),
                 "padron", ".txt", settings.maxDownloadBytes(),
-                in -> stager.stage(in, () -> Cancellation.requested(step), progress),
+                in -> stager.stage(in, inService, () -> Cancellation.requested(step), progress),
                 digest -> digest.recordIn(step), progress),
                 () -> PadronStager.dropLeftovers(jdbi));
+    }
+
+    /**
+     * The registry in service's lines, for staging only the lines that changed; null when the registry is empty
+     * (a first load stages everything) or when comparing it in memory would not fit in the heap, which then stages
+     * every line for PostgreSQL to compare, as slower but in bounded memory.
+     */
+    private static RegistryLines inService(Jdbi jdbi) throws Exception {
+        long records = jdbi.withHandle(handle -> handle.attach(LoadRows.class).registrySize());
+        if (records == 0) {
+            return null;
+        }
+        long heap = Runtime.getRuntime().maxMemory();
+        if (!RegistryLines.fits(records, heap)) {
+            LOG.warn("Comparing the {} records in service in memory needs about {} MB of heap, more than this run's"
+                            + " {} MB allow: every line is staged and compared in the database instead, which is"
+                            + " slower (a larger -Xmx, in JAVA_TOOL_OPTIONS for instance, avoids it)", records,
+                    RegistryLines.heapNeeded(records) >> 20, heap >> 20);
+            return null;
+        }
+        long t = System.nanoTime();
+        RegistryLines lines = jdbi.withHandle(handle -> RegistryLines.read(handle.getConnection()));
+        LOG.info("read the lines of the {} records in service in {} ms", lines.size(),
+                (System.nanoTime() - t) / 1_000_000);
+        return lines;
     }
 
     private static void refuseOverThreshold(StepExecution staged, double maxShare, Jdbi jdbi) {
@@ -146,7 +180,23 @@ public class PadronJob {
                 staged, 100.0 * staged / inService, inService, 100.0 * minShare));
     }
 
+    /** The staging step's context: whether it staged only the lines that changed ({@link RegistryLines}). */
+    static final String CHANGED_LINES_ONLY = "staged.changedLinesOnly";
+    /** The staging step's context: the lines that were the ones their records were loaded from, not staged. */
+    static final String UNCHANGED_LINES = "staged.unchangedLines";
+
     interface LoadRows {
+        /**
+         * The registry's size, for sizing its comparison: the planner's estimate (kept by ANALYZE, which every new
+         * registry gets, and by autovacuum), or a count when there is none yet; 0 when it is empty.
+         */
+        @SqlQuery("""
+                select case when not exists (select 1 from ruc_registry) then 0
+                            when c.reltuples >= 0 then c.reltuples::bigint
+                            else (select count(*) from ruc_registry) end
+                  from pg_class c where c.oid = 'ruc_registry'::regclass""")
+        long registrySize();
+
         /** The records the last complete load put in service, if any did. */
         @SqlQuery("select rows from dataset_loads where dataset = 'padron'")
         Optional<Long> registryInService();

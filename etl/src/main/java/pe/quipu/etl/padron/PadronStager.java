@@ -2,7 +2,9 @@ package pe.quipu.etl.padron;
 
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.customizer.Define;
+import org.jdbi.v3.sqlobject.statement.SqlQuery;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -36,19 +38,27 @@ import java.util.function.BooleanSupplier;
  * that parsing and the server's COPY work side by side. Malformed lines are counted and the first few kept
  * as a sample; a RUC met twice keeps its last line (a later line supersedes an earlier one, as in any
  * upsert) and each earlier one counts as rejected.
+ *
+ * <p>Given the registry in service's lines ({@link RegistryLines}), it stages only the lines that are not byte for
+ * byte the ones its records were loaded from (changed and added records, and every line of a RUC met twice), and
+ * lists in {@value #GONE} the records no line named: a day's reload parses and sends about 1 % of the file. The
+ * staged rows say whether their RUC is in service ({@code known}); RUCs met twice among the others are found in the
+ * staging table afterwards.
  */
 final class PadronStager {
 
     static final String STAGE = "ruc_registry_stage";
+    /** The RUCs in service that no line of the file named, when only changed lines are staged. */
+    static final String GONE = "ruc_registry_gone";
     static final int SAMPLE_SIZE = 10;
     /** How often, in lines at most, the run checks whether it was asked to stop. */
     static final int CHECK_EVERY = 100_000;
     private static final int CHUNK = 1 << 20;
     /**
      * ruc, the fourteen published fields ({@link RegistryColumns}, ContentHash's order), the normalised name
-     * ({@link RegistrySearch#COLUMN}), content_hash, line.
+     * ({@link RegistrySearch#COLUMN}), content_hash, line, line_hash, known.
      */
-    private static final int STAGE_COLUMNS = 1 + ContentHash.FIELDS + 3;
+    private static final int STAGE_COLUMNS = 1 + ContentHash.FIELDS + 5;
     /** Beyond this many distinct duplicated RUCs the file is not a padrón; stop rather than keep them all. */
     private static final int MAX_DUPLICATED = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(PadronStager.class);
@@ -65,8 +75,17 @@ final class PadronStager {
         jdbi.useHandle(handle -> handle.attach(StageRows.class).dropLeftovers());
     }
 
-    /** @param progress told of the lines read and rejected as the parser goes */
-    Staged stage(InputStream text, BooleanSupplier stopRequested, Progress progress) throws Exception {
+    /** What staging found, and whether it staged every record or only the changed lines. */
+    record Result(Staged staged, boolean changedLinesOnly, long unchangedLines) {
+    }
+
+    /**
+     * @param inService the registry in service's lines, to stage only the lines that differ from them; null to
+     *                  stage every line (a first load, or a registry too large for the heap)
+     * @param progress  told of the lines read and rejected as the parser goes
+     */
+    Result stage(InputStream text, RegistryLines inService, BooleanSupplier stopRequested, Progress progress)
+            throws Exception {
         try (Handle handle = jdbi.open()) {
             StageRows rows = handle.attach(StageRows.class);
             // The padrón's published columns, as text; only the name is required of every record.
@@ -76,7 +95,7 @@ final class PadronStager {
             CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
                     .copyIn("copy " + STAGE + " from stdin with (format binary)");
             copy.writeToCopy(CopyChunk.HEADER, 0, CopyChunk.HEADER.length);
-            Parser parser = new Parser(text, names, progress);
+            Parser parser = new Parser(text, names, inService, progress);
             progress.lines(0, 0);
             Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
             try {
@@ -94,11 +113,62 @@ final class PadronStager {
                 thread.join(java.time.Duration.ofSeconds(10));
             }
             long copied = copy.endCopy();
-            long staged = copied;
-            if (!parser.duplicated.isEmpty()) {
-                staged -= rows.keepLastOfEachDuplicate(parser.duplicated.toArray(String[]::new));
+            List<String> sample = new ArrayList<>(parser.sample);
+            long duplicates = parser.duplicates;
+            if (inService != null) {
+                copyGone(handle, inService);
+                // RUCs met twice that are not in service: each earlier line gives way to the last, as above.
+                for (StageRows.Superseded later : rows.keepLastOfEveryDuplicate()) {
+                    if (!later.known()) {
+                        duplicates++;
+                        if (sample.size() < SAMPLE_SIZE) {
+                            sample.add("line " + later.line() + ": RUC " + later.ruc() + " already appeared on an"
+                                    + " earlier line, which this one replaces");
+                        }
+                    }
+                }
+            } else if (!parser.duplicated.isEmpty()) {
+                copied -= rows.keepLastOfEachDuplicate(parser.duplicated.toArray(String[]::new));
             }
-            return new Staged(parser.read, staged, parser.malformed, parser.duplicates, List.copyOf(parser.sample));
+            long records = parser.read - parser.malformed - duplicates;
+            if (inService == null && records != copied) {
+                throw new IllegalStateException("staged " + copied + " rows for " + records + " records");
+            }
+            return new Result(new Staged(parser.read, records, parser.malformed, duplicates, List.copyOf(sample)),
+                    inService != null, parser.unchanged);
+        }
+    }
+
+    /** The RUCs in service that no line named, into {@value #GONE}. */
+    private static void copyGone(Handle handle, RegistryLines inService) throws Exception {
+        handle.attach(StageRows.class).createGone();
+        CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
+                .copyIn("copy " + GONE + " from stdin with (format binary)");
+        try {
+            CopyChunk[] rows = {new CopyChunk(CHUNK + 4096)};
+            rows[0].bytes(CopyChunk.HEADER);
+            inService.forEachUnseen(ruc -> {
+                rows[0].startRow(1).ascii(ruc);
+                if (rows[0].length() >= CHUNK) {
+                    write(copy, rows[0]);
+                    rows[0] = new CopyChunk(CHUNK + 4096);
+                }
+            });
+            rows[0].bytes(CopyChunk.TRAILER);
+            write(copy, rows[0]);
+            copy.endCopy();
+        } finally {
+            if (copy.isActive()) {
+                copy.cancelCopy();
+            }
+        }
+    }
+
+    private static void write(CopyIn copy, CopyChunk chunk) {
+        try {
+            copy.writeToCopy(chunk.bytes(), 0, chunk.length());
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("could not list the records the file does not name", e);
         }
     }
 
@@ -126,14 +196,33 @@ final class PadronStager {
 
     /** The staging table's SQL; autocommit, each statement on its own. */
     interface StageRows {
-        @SqlUpdate("drop table if exists " + STAGE + ", " + RegistryPublisher.NEW + ", " + RegistryPublisher.OLD + ", "
-                + RegistryPublisher.NEW_WORDS + ", " + RegistryPublisher.DIFF_KEYS + ", " + RegistryPublisher.DIFF)
+        /** A staged line that a later line of its RUC replaced ({@code line}: the later one's number). */
+        record Superseded(String ruc, boolean known, long line) {
+        }
+
+        @SqlUpdate("drop table if exists " + STAGE + ", " + GONE + ", " + RegistryPublisher.NEW + ", "
+                + RegistryPublisher.OLD + ", " + RegistryPublisher.NEW_WORDS + ", " + RegistryPublisher.DIFF_KEYS + ", "
+                + RegistryPublisher.DIFF)
         void dropLeftovers();
 
-        /** Unlogged: the staging rows need no crash safety, and skipping the WAL halves the write. */
+        /**
+         * Unlogged: the staging rows need no crash safety, and skipping the WAL halves the write. {@code known}: the
+         * RUC is in service (only when staging changed lines).
+         */
         @SqlUpdate("create unlogged table " + STAGE + " (ruc char(11) not null, <published>,"
-                + " " + RegistrySearch.COLUMN + " text, content_hash bigint not null, line bigint not null)")
+                + " " + RegistrySearch.COLUMN + " text, content_hash bigint not null, line bigint not null,"
+                + " line_hash bigint not null, known boolean not null)")
         void create(@Define("published") String publishedColumns);
+
+        @SqlUpdate("create unlogged table " + GONE + " (ruc char(11) not null)")
+        void createGone();
+
+        /** Keeps the last line of every RUC staged more than once; the later line of each one dropped. */
+        @SqlQuery("delete from " + STAGE + " s using"
+                + " (select ruc, max(line) as keep from " + STAGE + " group by ruc having count(*) > 1) k"
+                + " where s.ruc = k.ruc and s.line < k.keep returning s.ruc, s.known, k.keep as line")
+        @RegisterConstructorMapper(Superseded.class)
+        List<Superseded> keepLastOfEveryDuplicate();
 
         @SqlUpdate("delete from " + STAGE + " s using"
                 + " (select ruc, max(line) as keep from " + STAGE + " where ruc = any(cast(:rucs as bpchar[]))"
@@ -150,16 +239,20 @@ final class PadronStager {
         final Set<String> duplicated = new HashSet<>();
         private final InputStream text;
         private final SearchNames names;
+        private final RegistryLines inService;
         private final Progress progress;
         volatile boolean stopped;
         volatile Throwable failure;
         long read;
         long malformed;
         long duplicates;
+        /** Lines that are the ones their records were loaded from, not staged. */
+        long unchanged;
 
-        Parser(InputStream text, SearchNames names, Progress progress) {
+        Parser(InputStream text, SearchNames names, RegistryLines inService, Progress progress) {
             this.text = text;
             this.names = names;
+            this.inService = inService;
             this.progress = progress;
         }
 
@@ -177,16 +270,31 @@ final class PadronStager {
         private void parse() throws Exception {
             SourceLines lines = SourceLines.latin1(text);
             ContentHash hash = new ContentHash();
-            RucSet seen = new RucSet();
+            LineHash lineHash = new LineHash();
+            RucSet seen = inService == null ? new RucSet() : null;
+            byte[] rucBytes = new byte[11];
             CopyChunk rows = new CopyChunk(CHUNK + 4096);
-            long lineNumber = 0;
-            for (String line = lines.next(); line != null && !stopped; line = lines.next()) {
-                lineNumber++;
-                if (line.isEmpty() || (lineNumber == 1 && PadronLine.isHeader(line))) {
+            while (!stopped && lines.advance()) {
+                long lineNumber = lines.lineNumber();
+                byte[] bytes = lines.bytes();
+                int start = lines.start();
+                int length = lines.length();
+                if (length == 0 || (lineNumber == 1 && PadronLine.isHeader(lines.line()))) {
                     continue;
                 }
                 read++;
                 progress.lines(read, malformed + duplicates);
+                long fingerprint = lineHash.of(bytes, start, length);
+                if (inService != null) {
+                    int at = inService.find(bytes, start);
+                    if (at >= 0 && !inService.seen(at) && inService.sameLine(fingerprint)) {
+                        // The line its record was loaded from: nothing of it can have changed.
+                        inService.see(at);
+                        unchanged++;
+                        continue;
+                    }
+                }
+                String line = lines.line();
                 PadronRecord r;
                 try {
                     r = PadronLine.parse(line);
@@ -197,18 +305,37 @@ final class PadronStager {
                     continue;
                 }
                 String ruc = r.ruc().value();
-                if (seen.addAndCheck(ruc)) {
+                boolean known = false;
+                boolean again;
+                if (inService == null) {
+                    again = seen.addAndCheck(ruc);
+                } else {
+                    // By the parsed RUC: the line's first bytes need not be it (a space before it, say).
+                    ruc.getBytes(0, rucBytes.length, rucBytes, 0);
+                    int at = inService.find(rucBytes, 0);
+                    known = at >= 0;
+                    again = known && inService.seen(at);
+                    if (known) {
+                        inService.see(at);
+                    }
+                }
+                if (again) {
                     duplicates++;
                     progress.lines(read, malformed + duplicates);
-                    if (duplicated.size() >= MAX_DUPLICATED) {
+                    if (inService == null) {
+                        if (duplicated.size() >= MAX_DUPLICATED) {
+                            throw new IllegalStateException("more than " + MAX_DUPLICATED
+                                    + " RUCs appear twice: this is not a padrón file");
+                        }
+                        duplicated.add(ruc);
+                    } else if (duplicates > MAX_DUPLICATED) {
                         throw new IllegalStateException("more than " + MAX_DUPLICATED
-                                + " RUCs appear twice: this is not a padrón file");
+                                + " lines repeat a RUC: this is not a padrón file");
                     }
-                    duplicated.add(ruc);
                     reject(lineNumber, "RUC " + ruc + " already appeared on an earlier line, which this one replaces", line);
                 }
                 // The fingerprint encodes the fourteen fields to UTF-8 once; the row takes those same bytes.
-                long fingerprint = hash.of(r);
+                long contentHash = hash.of(r);
                 byte[] encoded = hash.buffer();
                 rows.startRow(STAGE_COLUMNS).ascii(ruc);
                 for (int i = 0; i < ContentHash.FIELDS; i++) {
@@ -222,7 +349,7 @@ final class PadronStager {
                 } else {
                     rows.ascii(searchName);
                 }
-                rows.int8(fingerprint).int8(lineNumber);
+                rows.int8(contentHash).int8(lineNumber).int8(fingerprint).bool(known);
                 if (rows.length() >= CHUNK) {
                     hand(rows);
                     rows = new CopyChunk(CHUNK + 4096);

@@ -123,16 +123,19 @@ final class RegistryPublisher {
      * @param now    the publication's time, to the microsecond (as PostgreSQL keeps it): the change log's {@code at}
      *               and the new {@code actualizado} of what it adds or changes
      * @param runId  the run's id, the change log's {@code load_run_id}
-     * @param staged the records in the staging table (one per RUC)
+     * @param staged           the file's records (one per RUC)
+     * @param changedLinesOnly whether the staging table holds only the lines that are not the ones their records
+     *                         were loaded from, with the records no line named in {@link PadronStager#GONE}
+     *                         ({@link RegistryLines}), rather than every record
      */
-    Published publish(Instant now, long runId, long staged) {
+    Published publish(Instant now, long runId, long staged, boolean changedLinesOnly) {
         return jdbi.inTransaction(handle -> {
             PublishRows rows = handle.attach(PublishRows.class);
             rows.prepare();
-            if (!rows.registryHasRecords()) {
+            if (!changedLinesOnly && !rows.registryHasRecords()) {
                 progress.enter(Progress.Phase.PUBLISH);
                 progress.items(staged, ProgressLine.NONE, "records");
-                long built = build(handle, now);
+                long built = build(handle, now, false);
                 swap(handle);
                 DatasetLoads.record(handle, DATASET, built, now);
                 rows.dropStage();
@@ -143,16 +146,16 @@ final class RegistryPublisher {
             progress.enter(Progress.Phase.COMPARE);
             progress.items(staged, ProgressLine.NONE, "records");
             long t = System.nanoTime();
-            PublishRows.Difference difference = compare(rows);
+            PublishRows.Difference difference = changedLinesOnly ? compareChangedLines(rows) : compare(rows);
             long inService = staged - difference.added() + difference.removed();
-            LOG.info("compared the {} staged records with the {} in service in {} ms: {} added, {} changed,"
-                            + " {} removed", staged, inService, millisSince(t), difference.added(),
-                    difference.changed(), difference.removed());
+            LOG.info("compared the {} records of the file with the {} in service in {} ms: {} added, {} changed,"
+                            + " {} removed; {} more only in their line's bytes", staged, inService, millisSince(t),
+                    difference.added(), difference.changed(), difference.removed(), difference.lines());
             RemovedShare.refuseAbove(difference.removed(), inService, maxRemovedShare, "records of the registry");
             progress.enter(Progress.Phase.PUBLISH);
             progress.items(difference.total(), ProgressLine.NONE, "records differing");
 
-            Publication how = Publication.choose(inService, difference.total(),
+            Publication how = Publication.choose(inService, difference.total() + difference.lines(),
                     searchIndex && !rows.searchIndexInService());
             if (how == Publication.DIFFERENCE) {
                 rows.probeByKey();
@@ -177,7 +180,7 @@ final class RegistryPublisher {
             } else {
                 LOG.info("the difference touches {} of {} records, over {} %: building a new registry instead",
                         difference.total(), inService, Math.round(100 * Publication.REBUILD_ABOVE));
-                build(handle, now);
+                build(handle, now, changedLinesOnly);
                 swap(handle);
             }
             DatasetLoads.recordChanges(handle, DATASET, staged, now, difference.added(), changed,
@@ -202,6 +205,19 @@ final class RegistryPublisher {
     }
 
     /**
+     * The change set when only the lines that differ were staged ({@link RegistryLines}): each staged record added,
+     * changed, or the same but for its line's bytes, by a probe of the registry's key; and the records no line named.
+     */
+    private static PublishRows.Difference compareChangedLines(PublishRows rows) {
+        rows.analyze(PadronStager.STAGE);
+        rows.createDiffKeysOfChangedLines();
+        rows.analyze(DIFF_KEYS);
+        rows.createDiff(RegistryColumns.each(c -> "s." + c, ", "), RegistrySearch.valueOf("s"));
+        rows.analyze(DIFF);
+        return rows.difference();
+    }
+
+    /**
      * The difference applied to the registry in service, one statement per kind; the triggers step aside
      * ({@link RegistrySearch#PUBLICATION}), so the words go first, in one statement from the names that go and come,
      * while the old names can still be read.
@@ -217,15 +233,23 @@ final class RegistryPublisher {
         if (difference.added() > 0) {
             rows.insertAdded(RegistryColumns.PUBLISHED, RegistryColumns.each(c -> "s." + c, ", "), now);
         }
+        if (difference.lines() > 0) {
+            rows.updateLines();
+        }
     }
 
-    /** Builds {@value #NEW} from the staging table and the registry in service, with its indexes and words. */
-    private long build(Handle handle, Instant now) {
+    /**
+     * Builds {@value #NEW} from the staging table and the registry in service, with its indexes and words; with
+     * {@code changedLinesOnly}, the records in service whose line was not staged and that the file did not drop come
+     * over as they are.
+     */
+    private long build(Handle handle, Instant now, boolean changedLinesOnly) {
         PublishRows rows = handle.attach(PublishRows.class);
         // CREATE TABLE AS, unlike INSERT ... SELECT, may run the join with parallel workers. Its columns follow
         // the table in service, in its order and with its types, so the API's prepared statements keep their
         // result shape across the swap; a column this job does not know is carried over from the old row.
         List<String> select = new ArrayList<>();
+        List<String> kept = new ArrayList<>();
         List<String> constraints = new ArrayList<>();
         for (PublishRows.RegistryColumn column : rows.columnsInService()) {
             String value = switch (column.name()) {
@@ -233,18 +257,25 @@ final class RegistryPublisher {
                 case "actualizado" -> "case when o.ruc is null then :now"
                         + " when o.content_hash is not distinct from s.content_hash then o.actualizado"
                         + " when " + ANSWER_DIFFERS + " then :now else o.actualizado end";
-                case "ruc", "content_hash" -> "s." + column.name();
+                case "ruc", "content_hash", "line_hash" -> "s." + column.name();
                 case RegistrySearch.COLUMN -> RegistrySearch.valueOf("s");
                 // The padrón's columns come from the file; the others (tipo, ciiu…) from the registry in service.
                 default -> RegistryColumns.LIST.contains(column.name()) ? "s." + column.name() : "o." + column.name();
             };
             select.add("cast(" + value + " as " + column.type() + ") as " + column.name());
+            kept.add("o." + column.name());
             if (column.notNull() && !column.name().equals("ruc")) {
                 constraints.add("alter column " + column.name() + " set not null");
             }
         }
+        String from = "from " + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc";
+        if (changedLinesOnly) {
+            from += " union all select " + String.join(", ", kept) + " from ruc_registry o"
+                    + " where not exists (select 1 from " + PadronStager.STAGE + " s where s.ruc = o.ruc)"
+                    + " and not exists (select 1 from " + PadronStager.GONE + " g where g.ruc = o.ruc)";
+        }
         long t = System.nanoTime();
-        long built = rows.createNew(String.join(", ", select), now);
+        long built = rows.createNew(String.join(", ", select), from, now);
         LOG.info("built the new registry in {} ms", millisSince(t));
         progress.enter(Progress.Phase.INDEX);
         progress.items(built, ProgressLine.NONE, "records");
@@ -297,8 +328,12 @@ final class RegistryPublisher {
 
     /** The publication's SQL, in its transaction. */
     interface PublishRows {
-        /** The change set's size, by kind; {@code changed} counts every record whose published fields differ. */
-        record Difference(long added, long changed, long removed) {
+        /**
+         * The change set's size, by kind; {@code changed} counts every record whose published fields differ,
+         * {@code lines} those whose line's bytes alone differ from the line they were loaded from (or that line is
+         * unknown): their fingerprint is updated, nothing else.
+         */
+        record Difference(long added, long changed, long removed, long lines) {
             long total() {
                 return added + changed + removed;
             }
@@ -360,15 +395,29 @@ final class RegistryPublisher {
 
         @SqlUpdate("create unlogged table " + DIFF_KEYS + " as"
                 + " select coalesce(s.ruc, o.ruc) as ruc,"
-                + "        case when o.ruc is null then 'added' when s.ruc is null then 'removed' else 'changed' end"
+                + "        case when o.ruc is null then 'added' when s.ruc is null then 'removed'"
+                + "             when o.content_hash is distinct from s.content_hash then 'changed' else 'line' end"
                 + "          as kind"
-                + "   from (select ruc, content_hash from " + PadronStager.STAGE + ") s"
-                + "   full join (select ruc, content_hash from ruc_registry) o on o.ruc = s.ruc"
-                + "  where o.ruc is null or s.ruc is null or o.content_hash is distinct from s.content_hash")
+                + "   from (select ruc, content_hash, line_hash from " + PadronStager.STAGE + ") s"
+                + "   full join (select ruc, content_hash, line_hash from ruc_registry) o on o.ruc = s.ruc"
+                + "  where o.ruc is null or s.ruc is null or o.content_hash is distinct from s.content_hash"
+                + "     or o.line_hash is distinct from s.line_hash")
         void createDiffKeys();
 
+        @SqlUpdate("create unlogged table " + DIFF_KEYS + " as"
+                + " select s.ruc,"
+                + "        case when o.ruc is null then 'added'"
+                + "             when o.content_hash is distinct from s.content_hash then 'changed' else 'line' end"
+                + "          as kind"
+                + "   from " + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc"
+                + "  where o.ruc is null or o.content_hash is distinct from s.content_hash"
+                + "     or o.line_hash is distinct from s.line_hash"
+                + " union all select g.ruc, 'removed' from " + PadronStager.GONE + " g")
+        void createDiffKeysOfChangedLines();
+
         @SqlUpdate("create unlogged table " + DIFF + " as"
-                + " select k.ruc, k.kind, <published>, <name> as " + RegistrySearch.COLUMN + ", s.content_hash"
+                + " select k.ruc, k.kind, <published>, <name> as " + RegistrySearch.COLUMN + ", s.content_hash,"
+                + "        s.line_hash"
                 + "   from " + DIFF_KEYS + " k left join " + PadronStager.STAGE + " s on s.ruc = k.ruc")
         void createDiff(@Define("published") String published, @Define("name") String name);
 
@@ -377,7 +426,8 @@ final class RegistryPublisher {
 
         @SqlQuery("select count(*) filter (where kind = 'added') as added,"
                 + " count(*) filter (where kind = 'changed') as changed,"
-                + " count(*) filter (where kind = 'removed') as removed from " + DIFF)
+                + " count(*) filter (where kind = 'removed') as removed,"
+                + " count(*) filter (where kind = 'line') as lines from " + DIFF)
         @RegisterConstructorMapper(Difference.class)
         Difference difference();
 
@@ -386,7 +436,7 @@ final class RegistryPublisher {
                 + " select ruc, kind, changes, :runId, :now from ("
                 + "   select d.ruc, d.kind, case when d.kind = 'changed' then <changes> end as changes"
                 + "     from " + DIFF + " d left join ruc_registry o on o.ruc = d.ruc and d.kind = 'changed') c"
-                + "  where kind <> 'changed' or changes is not null"
+                + "  where kind in ('added', 'removed') or changes is not null"
                 + "  order by ruc")
         long logChanges(@Define("changes") String changes, long runId, Instant now);
 
@@ -405,20 +455,25 @@ final class RegistryPublisher {
         void deleteRemoved();
 
         /** Changed in its answer: the publication's time; only in its published parts: the time it had. */
-        @SqlUpdate("update ruc_registry o set <set>, content_hash = s.content_hash,"
+        @SqlUpdate("update ruc_registry o set <set>, content_hash = s.content_hash, line_hash = s.line_hash,"
                 + " " + RegistrySearch.COLUMN + " = s." + RegistrySearch.COLUMN + ","
                 + " actualizado = case when <differs> then :now else o.actualizado end"
                 + "  from " + DIFF + " s where s.kind = 'changed' and o.ruc = s.ruc")
         void updateChanged(@Define("set") String set, @Define("differs") String differs, Instant now);
 
-        @SqlUpdate("insert into ruc_registry (ruc, <columns>, content_hash, " + RegistrySearch.COLUMN + ", actualizado)"
-                + " select s.ruc, <values>, s.content_hash, s." + RegistrySearch.COLUMN + ", :now"
+        @SqlUpdate("insert into ruc_registry (ruc, <columns>, content_hash, line_hash, " + RegistrySearch.COLUMN
+                + ", actualizado)"
+                + " select s.ruc, <values>, s.content_hash, s.line_hash, s." + RegistrySearch.COLUMN + ", :now"
                 + "   from " + DIFF + " s where s.kind = 'added' order by s.ruc")
         void insertAdded(@Define("columns") String columns, @Define("values") String values, Instant now);
 
-        @SqlUpdate("create table " + NEW + " with (fillfactor = " + FILLFACTOR + ") as select <select> from "
-                + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc")
-        long createNew(@Define("select") String select, Instant now);
+        /** Records the same in content whose line's bytes differ: the new line's fingerprint, nothing else. */
+        @SqlUpdate("update ruc_registry o set line_hash = s.line_hash from " + DIFF + " s"
+                + " where s.kind = 'line' and o.ruc = s.ruc")
+        void updateLines();
+
+        @SqlUpdate("create table " + NEW + " with (fillfactor = " + FILLFACTOR + ") as select <select> <from>")
+        long createNew(@Define("select") String select, @Define("from") String from, Instant now);
 
         @SqlUpdate("alter table " + NEW + " <constraints>")
         void constrainNew(@Define("constraints") String constraints);
@@ -430,7 +485,7 @@ final class RegistryPublisher {
         void swap();
 
         @SqlScript("drop table " + PadronStager.STAGE)
-        @SqlScript("drop table if exists " + DIFF_KEYS + ", " + DIFF)
+        @SqlScript("drop table if exists " + PadronStager.GONE + ", " + DIFF_KEYS + ", " + DIFF)
         void dropStage();
     }
 }

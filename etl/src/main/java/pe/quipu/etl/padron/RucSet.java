@@ -7,7 +7,10 @@ package pe.quipu.etl.padron;
  */
 final class RucSet {
 
-    private final long[] bits = new long[(int) ((5L * 100_000_000L + 63) / 64)];
+    /** The set's size: one bit per possible RUC. */
+    static final long BYTES = (5L * 100_000_000L + 63) / 64 * Long.BYTES;
+
+    private final long[] bits = new long[(int) (BYTES / Long.BYTES)];
 
     /** Adds the RUC (already validated) and tells whether it was there before. */
     boolean addAndCheck(String ruc) {

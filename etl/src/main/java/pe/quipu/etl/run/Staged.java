@@ -62,7 +62,7 @@ public record Staged(long read, long staged, long malformed, long duplicates, Li
      * Runs {@code staging}; when it fails or is canceled, runs {@code drop} to leave no staging table behind (a
      * killed run's is dropped by the next run) before the failure goes on, with drop's own failure suppressed in it.
      */
-    public static Staged orDrop(Callable<Staged> staging, Runnable drop) throws Exception {
+    public static <T> T orDrop(Callable<T> staging, Runnable drop) throws Exception {
         try {
             return staging.call();
         } catch (Exception | Error e) {

@@ -26,6 +26,8 @@ public final class SourceLines {
     private final byte[] buffer = new byte[2 * MAX_LINE_BYTES];
     private int start;
     private int end;
+    private int lineStart;
+    private int lineLength;
     private boolean eof;
     private long lineNumber;
 
@@ -50,18 +52,31 @@ public final class SourceLines {
      * @throws LineTooLongException for a line over {@link #MAX_LINE_BYTES} bytes
      */
     public String next() throws IOException {
+        return advance() ? line() : null;
+    }
+
+    /**
+     * Moves to the next line, whose bytes {@link #bytes()} holds from {@link #start()} for {@link #length()} bytes
+     * until the next call: a reader that decides from a line's bytes whether it needs its text at all
+     * ({@link #line()}) makes no String of the others. False at the end of the stream.
+     *
+     * @throws LineTooLongException for a line over {@link #MAX_LINE_BYTES} bytes
+     */
+    public boolean advance() throws IOException {
         int scanFrom = start;
         while (true) {
             for (int i = scanFrom; i < end; i++) {
                 if (buffer[i] == '\n') {
-                    return take(i > start && buffer[i - 1] == '\r' ? i - 1 : i, i + 1);
+                    take(i > start && buffer[i - 1] == '\r' ? i - 1 : i, i + 1);
+                    return true;
                 }
             }
             if (eof) {
                 if (start == end) {
-                    return null;
+                    return false;
                 }
-                return take(buffer[end - 1] == '\r' ? end - 1 : end, end);
+                take(buffer[end - 1] == '\r' ? end - 1 : end, end);
+                return true;
             }
             // No line end among the bytes so far: past the longest line and its CR, this line is too long.
             if (end - start > MAX_LINE_BYTES + 1) {
@@ -72,19 +87,39 @@ public final class SourceLines {
         }
     }
 
+    /** The buffer that holds the current line's bytes (valid until the next {@link #advance}). */
+    public byte[] bytes() {
+        return buffer;
+    }
+
+    /** Where the current line starts in {@link #bytes()}. */
+    public int start() {
+        return lineStart;
+    }
+
+    /** The current line's length in bytes, without its terminator. */
+    public int length() {
+        return lineLength;
+    }
+
+    /** The current line's text. */
+    public String line() {
+        return new String(buffer, lineStart, lineLength, charset);
+    }
+
     /** The 1-based number of the line {@link #next} returned last (0 before the first). */
     public long lineNumber() {
         return lineNumber;
     }
 
-    private String take(int lineEnd, int next) {
+    private void take(int lineEnd, int next) {
         lineNumber++;
         if (lineEnd - start > MAX_LINE_BYTES) {
             throw new LineTooLongException(lineNumber);
         }
-        String line = new String(buffer, start, lineEnd - start, charset);
+        lineStart = start;
+        lineLength = lineEnd - start;
         start = next;
-        return line;
     }
 
     private void fill() throws IOException {

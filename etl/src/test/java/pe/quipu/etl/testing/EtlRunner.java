@@ -189,9 +189,20 @@ public final class EtlRunner {
 
     /** The run's execution context, the record Spring Batch keeps of it beside its counts and status. */
     public Map<String, Object> runContext(long runId) {
-        String stored = database.texts("""
+        return context(database.texts("""
                 select coalesce(serialized_context, short_context) from batch_job_execution_context
-                 where job_execution_id = ?""", runId).getFirst();
+                 where job_execution_id = ?""", runId).getFirst());
+    }
+
+    /** The execution context of the run's step {@code step}. */
+    public Map<String, Object> stepContext(long runId, String step) {
+        return context(database.texts("""
+                select coalesce(c.serialized_context, c.short_context) from batch_step_execution_context c
+                  join batch_step_execution s on s.step_execution_id = c.step_execution_id
+                 where s.job_execution_id = ? and s.step_name = ?""", runId, step).getFirst());
+    }
+
+    private static Map<String, Object> context(String stored) {
         try {
             return new DefaultExecutionContextSerializer().deserialize(
                     new ByteArrayInputStream(stored.getBytes(StandardCharsets.ISO_8859_1)));

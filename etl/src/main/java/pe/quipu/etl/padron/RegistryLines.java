@@ -1,0 +1,280 @@
+package pe.quipu.etl.padron;
+
+import org.postgresql.PGConnection;
+import org.postgresql.copy.PGCopyInputStream;
+import pe.quipu.core.ruc.Ruc;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.sql.Connection;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * The registry in service as a reload compares its file with it: each record's RUC and the fingerprint of the line
+ * it was loaded from ({@code ruc_registry.line_hash}, {@link LineHash}), in memory, about 8 bytes a record. A line
+ * of the file whose RUC is here with the same fingerprint is the line loaded before, byte for byte, so the record is
+ * unchanged and the line need not even be parsed; only the other lines go to PostgreSQL. Which records no line of
+ * the file named ({@link #forEachUnseen}) are the ones it removes.
+ *
+ * <p>A RUC's check digit follows from its first ten digits and its prefix is one of five, so the records are kept in
+ * 50,000 buckets by prefix and the next four digits, each a sorted array of {@code key << 49 | fingerprint}: the
+ * key is the following four digits, the fingerprint the line hash's top 49 bits. Two different lines of one RUC
+ * share those bits with a chance of 2^-49 (1.8e-15): a daily 1 % of the real padrón's 18.3 M records would meet it
+ * once in millions of years. A record whose line is unknown (another writer put it there) has fingerprint 0, which
+ * no line has, so its line always goes to PostgreSQL.
+ */
+final class RegistryLines {
+
+    /** Prefixes (10, 15, 16, 17, 20) times the four digits after them. */
+    static final int BUCKETS = 5 * 10_000;
+    /** Bits of a line's hash kept per record: the rest of a 64-bit entry is the key (four digits, under 2^14). */
+    static final int FINGERPRINT_BITS = 49;
+    /**
+     * What the comparison holds per record at most while it is read (8 bytes an entry in arrays grown by an eighth,
+     * and one seen bit), for deciding whether a registry fits in the heap.
+     */
+    static final double BYTES_PER_RECORD = 9.2;
+    /** The heap a run needs beside the comparison: its framework, the parser, COPY's chunks. */
+    static final long RESERVE = 64L << 20;
+    private static final long FINGERPRINT_MASK = (1L << FINGERPRINT_BITS) - 1;
+    private static final long[] EMPTY = new long[0];
+    private static final byte[] SIGNATURE = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', (byte) 0xFF, '\r', '\n', 0};
+
+    private final long[][] buckets;
+    /** Where each bucket's first record stands among all, for {@link #seen}. */
+    private final int[] firstOf;
+    private final long[] seen;
+    private final int size;
+    /** The entry {@link #find} found last. */
+    private long last;
+
+    private RegistryLines(long[][] buckets) {
+        this.buckets = buckets;
+        firstOf = new int[BUCKETS + 1];
+        for (int b = 0; b < BUCKETS; b++) {
+            firstOf[b + 1] = firstOf[b] + buckets[b].length;
+        }
+        size = firstOf[BUCKETS];
+        seen = new long[(size + 63) >>> 6];
+    }
+
+    /**
+     * Reads the registry in service's RUCs and line fingerprints over {@code connection} (a COPY of two narrow
+     * columns, in the table's order).
+     */
+    static RegistryLines read(Connection connection) throws SQLException, IOException {
+        Builder builder = new Builder();
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(new PGCopyInputStream(
+                connection.unwrap(PGConnection.class),
+                "copy (select ruc, line_hash from ruc_registry) to stdout with (format binary)"), 1 << 16))) {
+            byte[] signature = new byte[SIGNATURE.length];
+            in.readFully(signature);
+            if (!Arrays.equals(signature, SIGNATURE)) {
+                throw new IOException("not PostgreSQL's binary COPY format");
+            }
+            in.readInt(); // flags
+            in.skipNBytes(in.readInt()); // header extension
+            byte[] ruc = new byte[11];
+            while (true) {
+                short fields = in.readShort();
+                if (fields == -1) {
+                    break;
+                }
+                if (fields != 2 || in.readInt() != ruc.length) {
+                    throw new IOException("unexpected row in the registry's COPY");
+                }
+                in.readFully(ruc);
+                int length = in.readInt();
+                if (length < 0) {
+                    builder.addWithoutLine(ruc);
+                } else {
+                    builder.add(ruc, in.readLong());
+                }
+            }
+        } catch (EOFException e) {
+            throw new IOException("the registry's COPY ended early", e);
+        }
+        return builder.build();
+    }
+
+    /** Collects the records in any order; {@link #build} sorts each bucket. */
+    static final class Builder {
+        private final long[][] buckets = new long[BUCKETS][];
+        private final int[] counts = new int[BUCKETS];
+
+        Builder() {
+            Arrays.fill(buckets, EMPTY);
+        }
+
+        /** The record of the RUC in the first 11 bytes of {@code ruc}, loaded from a line with hash {@code lineHash}. */
+        Builder add(byte[] ruc, long lineHash) {
+            return put(ruc, fingerprint(lineHash));
+        }
+
+        /** The record of the RUC in the first 11 bytes of {@code ruc}, whose line is not known. */
+        Builder addWithoutLine(byte[] ruc) {
+            return put(ruc, 0);
+        }
+
+        private Builder put(byte[] ruc, long fingerprint) {
+            int bucket = bucket(ruc, 0);
+            if (bucket < 0) {
+                throw new IllegalArgumentException("the registry holds a record whose RUC is not valid: "
+                        + new String(ruc, 0, Math.min(ruc.length, 11), StandardCharsets.ISO_8859_1));
+            }
+            long[] entries = buckets[bucket];
+            int n = counts[bucket];
+            if (n == entries.length) {
+                // By an eighth: the bucket's slack is what a registry of millions leaves unused in the heap.
+                entries = Arrays.copyOf(entries, Math.max(4, n + (n >> 3) + 1));
+                buckets[bucket] = entries;
+            }
+            entries[n] = (long) key(ruc, 0) << FINGERPRINT_BITS | fingerprint;
+            counts[bucket] = n + 1;
+            return this;
+        }
+
+        RegistryLines build() {
+            for (int b = 0; b < BUCKETS; b++) {
+                long[] entries = counts[b] == buckets[b].length ? buckets[b]
+                        : counts[b] == 0 ? EMPTY : Arrays.copyOf(buckets[b], counts[b]);
+                Arrays.sort(entries);
+                buckets[b] = entries;
+            }
+            return new RegistryLines(buckets);
+        }
+    }
+
+    /** The heap the comparison of a registry of {@code records} needs at most. */
+    static long heapNeeded(long records) {
+        return (long) (records * BYTES_PER_RECORD) + ((long) BUCKETS << 5);
+    }
+
+    /**
+     * Whether a registry of {@code records} is compared in memory within {@code maxHeap} bytes of heap: always when
+     * that needs no more than staging every line does (its set of the RUCs seen, {@link RucSet#BYTES}), otherwise
+     * when the heap has room for it beside the run.
+     */
+    static boolean fits(long records, long maxHeap) {
+        long needed = heapNeeded(records);
+        return needed <= RucSet.BYTES || needed + RESERVE <= maxHeap;
+    }
+
+    /** Records held. */
+    int size() {
+        return size;
+    }
+
+    /**
+     * The position of the record whose RUC is the 11 bytes of {@code line} at {@code offset}, or -1 when those bytes
+     * are no RUC of the registry (not digits, another prefix, no such record). The check digit is not compared:
+     * only a line whose fingerprint matches is taken as known ({@link #sameLine}), and its bytes hold the same check
+     * digit. One thread's: {@link #sameLine} compares with the record found last.
+     */
+    int find(byte[] line, int offset) {
+        int bucket = bucket(line, offset);
+        if (bucket < 0) {
+            return -1;
+        }
+        long[] entries = buckets[bucket];
+        int key = key(line, offset);
+        int low = 0;
+        int high = entries.length - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            int found = (int) (entries[middle] >>> FINGERPRINT_BITS);
+            if (found < key) {
+                low = middle + 1;
+            } else if (found > key) {
+                high = middle - 1;
+            } else {
+                last = entries[middle];
+                return firstOf[bucket] + middle;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether the record {@link #find} found last was loaded from a line with hash {@code lineHash}. */
+    boolean sameLine(long lineHash) {
+        return (last & FINGERPRINT_MASK) == fingerprint(lineHash);
+    }
+
+    boolean seen(int position) {
+        return (seen[position >>> 6] & (1L << position)) != 0;
+    }
+
+    /** The file has a line for the record at {@code position}. */
+    void see(int position) {
+        seen[position >>> 6] |= 1L << position;
+    }
+
+    /** The RUC of every record the file had no line for, in RUC order. */
+    void forEachUnseen(Consumer<String> ruc) {
+        StringBuilder digits = new StringBuilder(10);
+        for (int b = 0; b < BUCKETS; b++) {
+            long[] entries = buckets[b];
+            for (int i = 0; i < entries.length; i++) {
+                if (!seen(firstOf[b] + i)) {
+                    digits.setLength(0);
+                    digits.append(PREFIXES[b / 10_000]);
+                    appendDigits(digits, b % 10_000);
+                    appendDigits(digits, (int) (entries[i] >>> FINGERPRINT_BITS));
+                    ruc.accept(Ruc.completing(digits.toString()).value());
+                }
+            }
+        }
+    }
+
+    /** The fingerprint kept of a line's 64-bit hash: its top bits, never 0 (which marks an unknown line). */
+    static long fingerprint(long lineHash) {
+        long fingerprint = lineHash >>> (Long.SIZE - FINGERPRINT_BITS);
+        return fingerprint == 0 ? 1 : fingerprint;
+    }
+
+    private static final String[] PREFIXES = {"10", "15", "16", "17", "20"};
+
+    /**
+     * The bucket of the RUC-shaped 11 bytes at {@code offset}: its prefix's rank times 10,000 plus its next four
+     * digits; -1 when they are not 11 ASCII digits with one of the five prefixes.
+     */
+    static int bucket(byte[] bytes, int offset) {
+        if (offset + 11 > bytes.length) {
+            return -1;
+        }
+        for (int i = offset; i < offset + 11; i++) {
+            if (bytes[i] < '0' || bytes[i] > '9') {
+                return -1;
+            }
+        }
+        int prefix = switch ((bytes[offset] - '0') * 10 + bytes[offset + 1] - '0') {
+            case 10 -> 0;
+            case 15 -> 1;
+            case 16 -> 2;
+            case 17 -> 3;
+            case 20 -> 4;
+            default -> -1;
+        };
+        return prefix < 0 ? -1 : prefix * 10_000 + digits(bytes, offset + 2);
+    }
+
+    /** The key of RUC-shaped bytes within their bucket: the four digits after the bucket's. */
+    static int key(byte[] bytes, int offset) {
+        return digits(bytes, offset + 6);
+    }
+
+    private static int digits(byte[] bytes, int offset) {
+        return (bytes[offset] - '0') * 1000 + (bytes[offset + 1] - '0') * 100 + (bytes[offset + 2] - '0') * 10
+                + bytes[offset + 3] - '0';
+    }
+
+    private static void appendDigits(StringBuilder to, int fourDigits) {
+        to.append((char) ('0' + fourDigits / 1000)).append((char) ('0' + fourDigits / 100 % 10))
+                .append((char) ('0' + fourDigits / 10 % 10)).append((char) ('0' + fourDigits % 10));
+    }
+}
