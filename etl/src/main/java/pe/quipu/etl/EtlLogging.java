@@ -40,6 +40,7 @@ public final class EtlLogging extends ContextAwareBase implements Configurator {
         context.getLogger("org.springframework").setLevel(Level.WARN);
         context.getLogger("liquibase").setLevel(Level.WARN);
         context.getLogger("io.zonky").setLevel(Level.WARN);
+        context.getLogger("com.zaxxer.hikari").setLevel(Level.WARN);
         // Hibernate Validator, which checks config.yml, announces its version at INFO.
         context.getLogger("org.hibernate.validator").setLevel(Level.WARN);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;

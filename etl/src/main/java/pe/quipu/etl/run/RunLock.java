@@ -4,6 +4,7 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.sqlobject.config.RegisterConstructorMapper;
 import org.jdbi.v3.sqlobject.statement.SqlQuery;
+import org.jdbi.v3.sqlobject.statement.SqlScript;
 import org.jdbi.v3.sqlobject.statement.SqlUpdate;
 
 import java.time.Instant;
@@ -13,8 +14,8 @@ import java.util.List;
 
 /**
  * A PostgreSQL advisory lock held by a run for its whole life, on a connection of its own: it ends with the
- * process, however the process ends. Holding it proves that no other live run writes the same data, so any
- * run of the job still marked as running in the job repository is one whose process died.
+ * process, however the process ends, or when the run closes it. Holding it proves that no other live run writes the
+ * same data, so any run of the job still marked as running in the job repository is one whose process died.
  */
 public final class RunLock implements AutoCloseable {
 
@@ -53,9 +54,14 @@ public final class RunLock implements AutoCloseable {
         }
     }
 
+    /** Releases the lock, then its connection (which a pool may keep: the lock must not go with it). */
     @Override
     public void close() {
-        handle.close();
+        try {
+            handle.attach(LockRows.class).unlockAll();
+        } finally {
+            handle.close();
+        }
     }
 
     interface LockRows {
@@ -65,6 +71,9 @@ public final class RunLock implements AutoCloseable {
 
         @SqlQuery("select pg_try_advisory_lock(hashtext(:name))")
         boolean tryLock(String name);
+
+        @SqlScript("select pg_advisory_unlock_all()")
+        void unlockAll();
 
         @SqlQuery("""
                 update batch_job_execution e
