@@ -72,8 +72,8 @@ ON_S=$(load with-index true)
 INDEX_MS=$(sed -n 's/.*built the search index of the new registry in \([0-9]*\) ms.*/\1/p' "$WORK/etl-with-index.log" | tail -n 1)
 WORDS_MS=$(sed -n "s/.*listed the new registry's words for close spellings in \([0-9]*\) ms.*/\1/p" "$WORK/etl-with-index.log" | tail -n 1)
 WORDS_COUNT=$(sql -c "select count(*) from ruc_registry_words")
-INDEX_BYTES=$(sql -c "select pg_relation_size('ruc_registry_search')")
-INDEX_SIZE=$(sql -c "select pg_size_pretty(pg_relation_size('ruc_registry_search'))")
+INDEX_BYTES=$(sql -c "select pg_relation_size('ruc_registry_search_0') + pg_relation_size('ruc_registry_search_1')")
+INDEX_SIZE=$(sql -c "select pg_size_pretty(pg_relation_size('ruc_registry_search_0') + pg_relation_size('ruc_registry_search_1'))")
 TABLE_SIZE=$(sql -c "select pg_size_pretty(pg_table_size('ruc_registry'))")
 # The queries are drawn now, while the index is there (the next load leaves it out; the API needs it back after).
 sql -c "select setseed(0.42)" -c "create unlogged table bench_sample as

@@ -138,8 +138,8 @@ public final class RucSearch {
             for (String word : words) {
                 likes.add(like(patterns, word));
             }
-            String candidates = "select ruc, " + COLUMN + " from ruc_registry where " + String.join(" and ", likes)
-                    + filters + " limit " + CANDIDATES;
+            String candidates = RegistrySearch.candidates("ruc, " + COLUMN, String.join(" and ", likes) + filters,
+                    CANDIDATES);
             hits.addAll(run(handle, ranked(candidates, COMPLETE, after != null), request, text, patterns, after,
                     wanted));
         }
@@ -174,8 +174,8 @@ public final class RucSearch {
             groups.add("(" + String.join(" or ", likes) + ")");
         }
         if (from == null || from.tier() == EVERY_SPELLING) {
-            String everyWord = "select ruc, " + COLUMN + " from ruc_registry where " + String.join(" and ", groups)
-                    + filters + " limit " + CANDIDATES;
+            String everyWord = RegistrySearch.candidates("ruc, " + COLUMN, String.join(" and ", groups) + filters,
+                    CANDIDATES);
             List<Hit> hits = run(handle, ranked(everyWord, EVERY_SPELLING, from != null), request, text, patterns,
                     from, wanted);
             if (!hits.isEmpty() || from != null) {
@@ -184,8 +184,7 @@ public final class RucSearch {
         }
         List<String> someWord = new ArrayList<>();
         for (String group : groups) {
-            someWord.add("(select ruc, " + COLUMN + " from ruc_registry where " + group + filters + " limit "
-                    + CLOSE_CANDIDATES + ")");
+            someWord.add("(" + RegistrySearch.candidates("ruc, " + COLUMN, group + filters, CLOSE_CANDIDATES) + ")");
         }
         return run(handle, ranked(String.join(" union ", someWord), SOME_SPELLING, from != null), request, text,
                 patterns, from, wanted);

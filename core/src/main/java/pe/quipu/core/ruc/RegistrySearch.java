@@ -16,8 +16,17 @@ public final class RegistrySearch {
     /** The normalised name column. */
     public static final String COLUMN = "nombre_busqueda";
 
-    /** The name of the trigram index on the table in service. */
+    /**
+     * The trigram index on the table in service, in two halves by the RUC's tenth digit (changeset 035), each a
+     * partial index named {@code INDEX + "_" + i} over the records of {@link #HALVES}{@code [i]}: PostgreSQL 17 builds
+     * a GIN index on one core, and a new registry's two halves are built at once, one per connection. A search reads
+     * both ({@link #candidates}). The tenth digit is the last of a DNI or of a company's serial number, so the halves
+     * hold about as many records each.
+     */
     public static final String INDEX = "ruc_registry_search";
+
+    /** The predicates of the index's halves, in their order: every RUC is in exactly one. */
+    public static final List<String> HALVES = List.of("substr(ruc, 10, 1) < '5'", "substr(ruc, 10, 1) >= '5'");
 
     /**
      * The table of the names' distinct words of {@link #MIN_WORD} or more characters (changeset 017), where search
@@ -94,8 +103,20 @@ public final class RegistrySearch {
                 "create index " + wordsIndex + " on " + wordsTable + " using gin (word gin_trgm_ops)");
     }
 
-    /** Creates the trigram index {@code name} on {@code table}. */
-    public static String indexOn(String table, String name) {
-        return "create index " + name + " on " + table + " using gin (" + COLUMN + " gin_trgm_ops)";
+    /** Creates half {@code half} of the trigram index, named {@code name + "_" + half}, on {@code table}. */
+    public static String halfIndexOn(String table, String name, int half) {
+        return "create index " + name + "_" + half + " on " + table + " using gin (" + COLUMN + " gin_trgm_ops)"
+                + " where " + HALVES.get(half);
+    }
+
+    /**
+     * At most {@code limit} of the registry's rows that satisfy {@code where}, with {@code columns}: each half's rows
+     * read through its own part of the index, the first half's first, so that a search that finds enough there never
+     * reads the second (the statement stops at {@code limit}). {@code where} may name the registry's columns only.
+     */
+    public static String candidates(String columns, String where, int limit) {
+        return "select * from (" + String.join(" union all ", HALVES.stream().map(half ->
+                "(select " + columns + " from ruc_registry where " + half + " and (" + where + ") limit " + limit + ")")
+                .toList()) + ") halves limit " + limit;
     }
 }

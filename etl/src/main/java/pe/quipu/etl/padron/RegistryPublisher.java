@@ -129,20 +129,25 @@ final class RegistryPublisher {
      *                         ({@link RegistryLines}), rather than every record
      */
     Published publish(Instant now, long runId, long staged, boolean changedLinesOnly) {
-        return jdbi.inTransaction(handle -> {
-            PublishRows rows = handle.attach(PublishRows.class);
-            rows.prepare();
-            if (!changedLinesOnly && !rows.registryHasRecords()) {
-                progress.enter(Progress.Phase.PUBLISH);
-                progress.items(staged, ProgressLine.NONE, "records");
-                long built = build(handle, now, false);
+        if (!changedLinesOnly && !jdbi.withHandle(h -> h.attach(PublishRows.class).registryHasRecords())) {
+            progress.enter(Progress.Phase.PUBLISH);
+            progress.items(staged, ProgressLine.NONE, "records");
+            long built = buildNew(now, false);
+            jdbi.useTransaction(handle -> {
+                PublishRows rows = handle.attach(PublishRows.class);
+                rows.prepare();
                 swap(handle);
                 DatasetLoads.record(handle, DATASET, built, now);
                 rows.dropStage();
-                LOG.info("published into an empty registry: {} records, nothing recorded in the change log", built);
-                return new Published(Publication.FIRST_LOAD, built, built, 0, 0);
-            }
-
+            });
+            LOG.info("published into an empty registry: {} records, nothing recorded in the change log", built);
+            return new Published(Publication.FIRST_LOAD, built, built, 0, 0);
+        }
+        // The comparison, and a difference's publication, in one transaction; a rebuild's new table is built and
+        // indexed outside it, and its change log written in the transaction that swaps it in.
+        Compared compared = jdbi.inTransaction(handle -> {
+            PublishRows rows = handle.attach(PublishRows.class);
+            rows.prepare();
             progress.enter(Progress.Phase.COMPARE);
             progress.items(staged, ProgressLine.NONE, "records");
             long t = System.nanoTime();
@@ -154,40 +159,64 @@ final class RegistryPublisher {
             RemovedShare.refuseAbove(difference.removed(), inService, maxRemovedShare, "records of the registry");
             progress.enter(Progress.Phase.PUBLISH);
             progress.items(difference.total(), ProgressLine.NONE, "records differing");
-
             Publication how = Publication.choose(inService, difference.total() + difference.lines(),
                     searchIndex && !rows.searchIndexInService());
-            if (how == Publication.DIFFERENCE) {
-                rows.probeByKey();
-            }
-            t = System.nanoTime();
-            long logged = rows.logChanges(ChangeLog.changes(answerFields("o", "d")), runId, now);
-            long changed = logged - difference.added() - difference.removed();
-            LOG.info("recorded {} changes in the change log in {} ms ({} records changed in their answers, {} only in"
-                            + " their published parts)", logged, millisSince(t), changed,
-                    difference.changed() - changed);
-            t = System.nanoTime();
-            long announced = WatchedChanges.announce(handle, runId, now);
-            LOG.info("wrote {} ruc.changed events for the watched RUCs among them in {} ms", announced,
-                    millisSince(t));
-            if (how == Publication.DIFFERENCE) {
-                t = System.nanoTime();
-                // Every answer this changes is in the log under runId: instances drop those and keep the rest. A
-                // rebuild's swap (below) still tells them to drop everything.
-                handle.execute(RegistryChanges.loggedBy(runId));
-                apply(rows, difference, now);
-                LOG.info("applied the difference to the registry in service in {} ms", millisSince(t));
-            } else {
+            if (how != Publication.DIFFERENCE) {
                 LOG.info("the difference touches {} of {} records, over {} %: building a new registry instead",
-                        difference.total(), inService, Math.round(100 * Publication.REBUILD_ABOVE));
-                build(handle, now, changedLinesOnly);
-                swap(handle);
+                        difference.total() + difference.lines(), inService,
+                        Math.round(100 * Publication.REBUILD_ABOVE));
+                return new Compared(difference, null);
             }
+            rows.probeByKey();
+            long changed = logChanges(handle, difference, runId, now);
+            t = System.nanoTime();
+            // Every answer this changes is in the log under runId: instances drop those and keep the rest. A
+            // rebuild's swap still tells them to drop everything.
+            handle.execute(RegistryChanges.loggedBy(runId));
+            apply(rows, difference, now);
+            LOG.info("applied the difference to the registry in service in {} ms", millisSince(t));
             DatasetLoads.recordChanges(handle, DATASET, staged, now, difference.added(), changed,
                     difference.removed());
             rows.dropStage();
-            return new Published(how, staged, difference.added(), changed, difference.removed());
+            return new Compared(difference, new Published(how, staged, difference.added(), changed,
+                    difference.removed()));
         });
+        if (compared.published() != null) {
+            return compared.published();
+        }
+        PublishRows.Difference difference = compared.difference();
+        buildNew(now, changedLinesOnly);
+        return jdbi.inTransaction(handle -> {
+            PublishRows rows = handle.attach(PublishRows.class);
+            rows.prepare();
+            long changed = logChanges(handle, difference, runId, now);
+            swap(handle);
+            DatasetLoads.recordChanges(handle, DATASET, staged, now, difference.added(), changed,
+                    difference.removed());
+            rows.dropStage();
+            return new Published(Publication.REBUILD, staged, difference.added(), changed, difference.removed());
+        });
+    }
+
+    /** What the comparison found; and, when it was applied at once, what its publication did. */
+    private record Compared(PublishRows.Difference difference, Published published) {
+    }
+
+    /**
+     * The change log's rows of {@code difference}, and the {@code ruc.changed} events of the watched RUCs among
+     * them, against the registry in service; returns how many records changed in their answers.
+     */
+    private static long logChanges(Handle handle, PublishRows.Difference difference, long runId, Instant now) {
+        long t = System.nanoTime();
+        long logged = handle.attach(PublishRows.class).logChanges(ChangeLog.changes(answerFields("o", "d")), runId,
+                now);
+        long changed = logged - difference.added() - difference.removed();
+        LOG.info("recorded {} changes in the change log in {} ms ({} records changed in their answers, {} only in"
+                        + " their published parts)", logged, millisSince(t), changed, difference.changed() - changed);
+        t = System.nanoTime();
+        long announced = WatchedChanges.announce(handle, runId, now);
+        LOG.info("wrote {} ruc.changed events for the watched RUCs among them in {} ms", announced, millisSince(t));
+        return changed;
     }
 
     /**
@@ -239,79 +268,144 @@ final class RegistryPublisher {
     }
 
     /**
-     * Builds {@value #NEW} from the staging table and the registry in service, with its indexes and words; with
-     * {@code changedLinesOnly}, the records in service whose line was not staged and that the file did not drop come
-     * over as they are.
+     * Builds {@value #NEW} from the staging table and the registry in service, committed but not in service, with
+     * its indexes and words; with {@code changedLinesOnly}, the records in service whose line was not staged and that
+     * the file did not drop come over as they are. The indexes are built on two connections at once, each in a
+     * transaction of its own: the primary key's unique index and one half of the trigram index on one, the other half
+     * and the words on the other ({@link RegistrySearch#HALVES}); PostgreSQL builds each on one core. A run killed
+     * before the swap leaves these tables, which the next run drops.
+     *
+     * @return the new registry's records
      */
-    private long build(Handle handle, Instant now, boolean changedLinesOnly) {
-        PublishRows rows = handle.attach(PublishRows.class);
-        // CREATE TABLE AS, unlike INSERT ... SELECT, may run the join with parallel workers. Its columns follow
-        // the table in service, in its order and with its types, so the API's prepared statements keep their
-        // result shape across the swap; a column this job does not know is carried over from the old row.
-        List<String> select = new ArrayList<>();
-        List<String> kept = new ArrayList<>();
-        List<String> constraints = new ArrayList<>();
-        for (PublishRows.RegistryColumn column : rows.columnsInService()) {
-            String value = switch (column.name()) {
-                // Unchanged, or changed only in parts the answer does not show: the old time, and so the old ETag.
-                case "actualizado" -> "case when o.ruc is null then :now"
-                        + " when o.content_hash is not distinct from s.content_hash then o.actualizado"
-                        + " when " + ANSWER_DIFFERS + " then :now else o.actualizado end";
-                case "ruc", "content_hash", "line_hash" -> "s." + column.name();
-                case RegistrySearch.COLUMN -> RegistrySearch.valueOf("s");
-                // The padrón's columns come from the file; the others (tipo, ciiu…) from the registry in service.
-                default -> RegistryColumns.LIST.contains(column.name()) ? "s." + column.name() : "o." + column.name();
-            };
-            select.add("cast(" + value + " as " + column.type() + ") as " + column.name());
-            kept.add("o." + column.name());
-            if (column.notNull() && !column.name().equals("ruc")) {
-                constraints.add("alter column " + column.name() + " set not null");
+    private long buildNew(Instant now, boolean changedLinesOnly) {
+        long built = jdbi.inTransaction(handle -> {
+            PublishRows rows = handle.attach(PublishRows.class);
+            rows.prepare();
+            // Its columns follow the table in service, in its order and with its types and NOT NULLs, so the API's
+            // prepared statements keep their result shape across the swap; a column this job does not know is
+            // carried over from the old row.
+            List<String> columns = new ArrayList<>();
+            List<String> select = new ArrayList<>();
+            List<String> kept = new ArrayList<>();
+            for (PublishRows.RegistryColumn column : rows.columnsInService()) {
+                String value = switch (column.name()) {
+                    // Unchanged, or changed only in parts the answer does not show: the old time, and its ETag.
+                    case "actualizado" -> "case when o.ruc is null then :now"
+                            + " when o.content_hash is not distinct from s.content_hash then o.actualizado"
+                            + " when " + ANSWER_DIFFERS + " then :now else o.actualizado end";
+                    case "ruc", "content_hash", "line_hash" -> "s." + column.name();
+                    case RegistrySearch.COLUMN -> RegistrySearch.valueOf("s");
+                    // The padrón's columns come from the file; the others (tipo, ciiu…) from the registry in service.
+                    default -> RegistryColumns.LIST.contains(column.name()) ? "s." + column.name()
+                            : "o." + column.name();
+                };
+                columns.add(column.name() + " " + column.type() + (column.notNull() ? " not null" : ""));
+                select.add("cast(" + value + " as " + column.type() + ")");
+                kept.add("o." + column.name());
             }
-        }
-        String from = "from " + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc";
-        if (changedLinesOnly) {
-            from += " union all select " + String.join(", ", kept) + " from ruc_registry o"
-                    + " where not exists (select 1 from " + PadronStager.STAGE + " s where s.ruc = o.ruc)"
-                    + " and not exists (select 1 from " + PadronStager.GONE + " g where g.ruc = o.ruc)";
-        }
-        long t = System.nanoTime();
-        long built = rows.createNew(String.join(", ", select), from, now);
-        LOG.info("built the new registry in {} ms", millisSince(t));
+            String from = "from " + PadronStager.STAGE + " s left join ruc_registry o on o.ruc = s.ruc";
+            if (changedLinesOnly) {
+                from += " union all select " + String.join(", ", kept) + " from ruc_registry o"
+                        + " where not exists (select 1 from " + PadronStager.STAGE + " s where s.ruc = o.ruc)"
+                        + " and not exists (select 1 from " + PadronStager.GONE + " g where g.ruc = o.ruc)";
+            }
+            long t = System.nanoTime();
+            rows.createNew(String.join(", ", columns));
+            long rowsBuilt = rows.fillNew(String.join(", ", select), from, now);
+            LOG.info("built the new registry in {} ms", millisSince(t));
+            return rowsBuilt;
+        });
         progress.enter(Progress.Phase.INDEX);
         progress.items(built, ProgressLine.NONE, "records");
-        t = System.nanoTime();
-        // One statement: the NOT NULL checks ride on the primary key's scan of the table.
-        constraints.add("add constraint " + NEW + "_pkey primary key (ruc)");
-        rows.constrainNew(String.join(", ", constraints));
+        long t = System.nanoTime();
+        Thread other = Thread.ofPlatform().name("padron-index").start(() -> indexSecondHalf());
+        try {
+            jdbi.useTransaction(handle -> {
+                PublishRows rows = handle.attach(PublishRows.class);
+                rows.indexMemory();
+                long k = System.nanoTime();
+                rows.uniqueRucs();
+                LOG.info("indexed the new registry's RUCs in {} ms", millisSince(k));
+                if (searchIndex) {
+                    k = System.nanoTime();
+                    handle.execute(RegistrySearch.halfIndexOn(NEW, NEW_SEARCH_INDEX, 0));
+                    LOG.info("built half 0 of the new registry's search index in {} ms", millisSince(k));
+                }
+            });
+        } finally {
+            joinQuietly(other);
+        }
+        if (secondHalfFailure != null) {
+            throw secondHalfFailure;
+        }
         LOG.info("indexed the new registry in {} ms", millisSince(t));
-        RegistrySearch.triggersOn(NEW).forEach(handle::execute);
-        if (searchIndex) {
-            t = System.nanoTime();
-            handle.execute(RegistrySearch.indexOn(NEW, NEW_SEARCH_INDEX));
-            LOG.info("built the search index of the new registry in {} ms", millisSince(t));
-            t = System.nanoTime();
-            RegistrySearch.wordsOf(NEW, NEW_WORDS, NEW_WORDS_INDEX).forEach(handle::execute);
-            LOG.info("listed the new registry's words for close spellings in {} ms", millisSince(t));
-        } else {
+        if (!searchIndex) {
             LOG.info("search.enabled is false: the new registry has no search index");
         }
-        // Statistics before the swap (CREATE TABLE AS gathers none): without them the first searches and lookups
-        // after a load are planned blind until autovacuum analyzes the table, which a 2 M-row bench saw a minute
-        // later. ANALYZE reads a fixed sample (30,000 rows), about 0.25 s at 2 M rows.
-        t = System.nanoTime();
+        return built;
+    }
+
+    private volatile RuntimeException secondHalfFailure;
+
+    /** The other connection's share of {@link #buildNew}'s indexes: the trigram index's second half, the words. */
+    private void indexSecondHalf() {
+        try {
+            if (!searchIndex) {
+                return;
+            }
+            jdbi.useTransaction(handle -> {
+                handle.attach(PublishRows.class).indexMemory();
+                long t = System.nanoTime();
+                handle.execute(RegistrySearch.halfIndexOn(NEW, NEW_SEARCH_INDEX, 1));
+                LOG.info("built half 1 of the new registry's search index in {} ms", millisSince(t));
+                t = System.nanoTime();
+                RegistrySearch.wordsOf(NEW, NEW_WORDS, NEW_WORDS_INDEX).forEach(handle::execute);
+                LOG.info("listed the new registry's words for close spellings in {} ms", millisSince(t));
+            });
+        } catch (RuntimeException e) {
+            secondHalfFailure = e;
+        }
+    }
+
+    private static void joinQuietly(Thread thread) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Puts {@value #NEW} in service, in the caller's transaction: its unique index becomes its primary key, it gets
+     * the registry's triggers and fresh statistics (a new table has none: the first searches and lookups would be
+     * planned blind until autovacuum came by), and it takes the registry's name, its indexes and words theirs.
+     * Readers wait for these few catalogue changes only, not for the build.
+     */
+    private void swap(Handle handle) {
+        PublishRows rows = handle.attach(PublishRows.class);
+        rows.primaryKeyOfNew();
+        RegistrySearch.triggersOn(NEW).forEach(handle::execute);
+        long t = System.nanoTime();
         handle.execute("analyze " + NEW);
         if (searchIndex) {
             handle.execute("analyze " + NEW_WORDS);
         }
         LOG.info("analyzed the new registry in {} ms", millisSince(t));
-        return built;
-    }
-
-    private void swap(Handle handle) {
-        // Readers wait for these few catalogue changes only, not for the build above.
-        handle.attach(PublishRows.class).swap();
+        rows.swap();
+        for (int half = 0; half < RegistrySearch.HALVES.size(); half++) {
+            if (searchIndex) {
+                handle.execute("alter index " + NEW_SEARCH_INDEX + "_" + half + " rename to " + RegistrySearch.INDEX
+                        + "_" + half);
+            }
+        }
         if (searchIndex) {
-            handle.execute("alter index " + NEW_SEARCH_INDEX + " rename to " + RegistrySearch.INDEX);
             handle.execute("drop table " + RegistrySearch.WORDS);
             handle.execute("alter table " + NEW_WORDS + " rename to " + RegistrySearch.WORDS);
             handle.execute("alter index " + NEW_WORDS + "_pkey rename to " + RegistrySearch.WORDS + "_pkey");
@@ -381,7 +475,8 @@ final class RegistryPublisher {
         @SqlQuery("select exists (select 1 from ruc_registry)")
         boolean registryHasRecords();
 
-        @SqlQuery("select to_regclass('" + RegistrySearch.INDEX + "') is not null")
+        @SqlQuery("select to_regclass('" + RegistrySearch.INDEX + "_0') is not null"
+                + " and to_regclass('" + RegistrySearch.INDEX + "_1') is not null")
         boolean searchIndexInService();
 
         @SqlQuery("""
@@ -472,11 +567,26 @@ final class RegistryPublisher {
                 + " where s.kind = 'line' and o.ruc = s.ruc")
         void updateLines();
 
-        @SqlUpdate("create table " + NEW + " with (fillfactor = " + FILLFACTOR + ") as select <select> <from>")
-        long createNew(@Define("select") String select, @Define("from") String from, Instant now);
+        @SqlUpdate("create table " + NEW + " (<columns>) with (fillfactor = " + FILLFACTOR + ")")
+        void createNew(@Define("columns") String columns);
 
-        @SqlUpdate("alter table " + NEW + " <constraints>")
-        void constrainNew(@Define("constraints") String constraints);
+        @SqlUpdate("insert into " + NEW + " select <select> <from>")
+        long fillNew(@Define("select") String select, @Define("from") String from, Instant now);
+
+        /**
+         * Room for an index build's sort on each of the two connections that index a new registry at once: each
+         * half of the trigram index holds half the names, so together they use what one build of the whole did.
+         */
+        @SqlScript("set local maintenance_work_mem = '256MB'")
+        @SqlScript("set local client_connection_check_interval = '1s'")
+        void indexMemory();
+
+        /** The primary key's index, built beside the trigram index (ALTER TABLE would lock that build out). */
+        @SqlScript("create unique index " + NEW + "_pkey on " + NEW + " (ruc)")
+        void uniqueRucs();
+
+        @SqlScript("alter table " + NEW + " add constraint " + NEW + "_pkey primary key using index " + NEW + "_pkey")
+        void primaryKeyOfNew();
 
         @SqlScript("alter table ruc_registry rename to " + OLD)
         @SqlScript("alter table " + NEW + " rename to ruc_registry")
