@@ -25,6 +25,7 @@ import pe.quipu.etl.run.Staged;
 import pe.quipu.etl.source.SourceFile;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
@@ -61,11 +62,20 @@ public class PadronJob {
                         .tasklet((contribution, chunk) -> {
                             StepExecution step = chunk.getStepContext().getStepExecution();
                             PadronStager.dropLeftovers(jdbi);
-                            RegistryLines inService = inService(jdbi);
-                            PadronStager.Result staging = stage(options, settings, jdbi, inService, step, progress);
+                            long inServiceRecords = jdbi.withHandle(h -> h.attach(LoadRows.class).registrySize());
+                            RegistryLines inService = inService(jdbi, inServiceRecords);
+                            // Into an empty registry, straight into the new one, with the time its records get.
+                            Instant firstLoadAt = inServiceRecords == 0
+                                    ? clock.instant().truncatedTo(ChronoUnit.MICROS) : null;
+                            PadronStager.Result staging = stage(options, settings, jdbi, inService, firstLoadAt, step,
+                                    progress);
                             Staged result = staging.staged();
                             result.recordIn(contribution, step);
                             step.getExecutionContext().put(CHANGED_LINES_ONLY, staging.changedLinesOnly());
+                            if (firstLoadAt != null) {
+                                step.getExecutionContext().putLong(FIRST_LOAD_AT,
+                                        ChronoUnit.MICROS.between(Instant.EPOCH, firstLoadAt));
+                            }
                             step.getExecutionContext().putLong(UNCHANGED_LINES, staging.unchangedLines());
                             LOG.info("staged {} records from {} lines; rejected {} malformed and {} duplicated{}",
                                     result.staged(), result.read(), result.malformed(), result.duplicates(),
@@ -86,12 +96,16 @@ public class PadronJob {
                             long t = System.nanoTime();
                             RegistryPublisher.Published published;
                             try {
+                                RegistryPublisher.Staging how = staged.getExecutionContext().containsKey(FIRST_LOAD_AT)
+                                        ? RegistryPublisher.Staging.NEW_REGISTRY
+                                        : Boolean.TRUE.equals(staged.getExecutionContext().get(CHANGED_LINES_ONLY))
+                                        ? RegistryPublisher.Staging.CHANGED_LINES : RegistryPublisher.Staging.EVERY_LINE;
+                                Instant now = how == RegistryPublisher.Staging.NEW_REGISTRY
+                                        ? Instant.EPOCH.plus(staged.getExecutionContext().getLong(FIRST_LOAD_AT),
+                                        ChronoUnit.MICROS)
+                                        : clock.instant().truncatedTo(ChronoUnit.MICROS);
                                 published = new RegistryPublisher(jdbi, search.enabled(), changes.maxRemovedShare(),
-                                        progress)
-                                        .publish(clock.instant().truncatedTo(ChronoUnit.MICROS),
-                                                step.getJobExecutionId(), records,
-                                                Boolean.TRUE.equals(staged.getExecutionContext()
-                                                        .get(CHANGED_LINES_ONLY)));
+                                        progress).publish(now, step.getJobExecutionId(), records, how);
                             } catch (RuntimeException refusedOrFailed) {
                                 // Rolled back: the registry in service stays; the staging table goes now.
                                 PadronStager.dropLeftovers(jdbi);
@@ -111,12 +125,12 @@ public class PadronJob {
     }
 
     private static PadronStager.Result stage(JobOptions options, EtlSettings settings, Jdbi jdbi,
-                                             RegistryLines inService, StepExecution step, Progress progress)
-            throws Exception {
+                                             RegistryLines inService, Instant firstLoadAt, StepExecution step,
+                                             Progress progress) throws Exception {
         PadronStager stager = new PadronStager(jdbi);
         return Staged.orDrop(() -> SourceFile.read(options.get("file"), options.get("url"),
                 "padron", ".txt", settings.maxDownloadBytes(),
-                in -> stager.stage(in, inService, () -> Cancellation.requested(step), progress),
+                in -> stager.stage(in, inService, firstLoadAt, () -> Cancellation.requested(step), progress),
                 digest -> digest.recordIn(step), progress),
                 () -> PadronStager.dropLeftovers(jdbi));
     }
@@ -126,8 +140,7 @@ public class PadronJob {
      * (a first load stages everything) or when comparing it in memory would not fit in the heap, which then stages
      * every line for PostgreSQL to compare, as slower but in bounded memory.
      */
-    private static RegistryLines inService(Jdbi jdbi) throws Exception {
-        long records = jdbi.withHandle(handle -> handle.attach(LoadRows.class).registrySize());
+    private static RegistryLines inService(Jdbi jdbi, long records) throws Exception {
         if (records == 0) {
             return null;
         }
@@ -182,6 +195,8 @@ public class PadronJob {
 
     /** The staging step's context: whether it staged only the lines that changed ({@link RegistryLines}). */
     static final String CHANGED_LINES_ONLY = "staged.changedLinesOnly";
+    /** The staging step's context: a first load's time (microseconds since 1970), when it staged into a new registry. */
+    static final String FIRST_LOAD_AT = "staged.firstLoadAt";
     /** The staging step's context: the lines that were the ones their records were loaded from, not staged. */
     static final String UNCHANGED_LINES = "staged.unchangedLines";
 

@@ -23,6 +23,8 @@ import pe.quipu.etl.run.Staged;
 import pe.quipu.etl.source.SourceLines;
 
 import java.io.InputStream;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -59,6 +61,10 @@ final class PadronStager {
      * ({@link RegistrySearch#COLUMN}), content_hash, line, line_hash, known.
      */
     private static final int STAGE_COLUMNS = 1 + ContentHash.FIELDS + 5;
+    /** ruc, the fourteen published fields, the normalised name, content_hash, line_hash, actualizado. */
+    private static final int NEW_REGISTRY_FIELDS = 1 + ContentHash.FIELDS + 4;
+    /** Where PostgreSQL's binary timestamps count from. */
+    private static final Instant POSTGRES_EPOCH = Instant.parse("2000-01-01T00:00:00Z");
     /** Beyond this many distinct duplicated RUCs the file is not a padrón; stop rather than keep them all. */
     private static final int MAX_DUPLICATED = 1_000_000;
     private static final Logger LOG = LoggerFactory.getLogger(PadronStager.class);
@@ -79,6 +85,10 @@ final class PadronStager {
     record Result(Staged staged, boolean changedLinesOnly, long unchangedLines) {
     }
 
+    /** The columns a first load writes into {@value RegistryPublisher#NEW}, in {@link Parser}'s order. */
+    private static final String NEW_REGISTRY_COLUMNS = "ruc, " + RegistryColumns.each(c -> c, ", ") + ", "
+            + RegistrySearch.COLUMN + ", content_hash, line_hash, actualizado";
+
     /**
      * @param inService the registry in service's lines, to stage only the lines that differ from them; null to
      *                  stage every line (a first load, or a registry too large for the heap)
@@ -86,16 +96,36 @@ final class PadronStager {
      */
     Result stage(InputStream text, RegistryLines inService, BooleanSupplier stopRequested, Progress progress)
             throws Exception {
+        return stage(text, inService, null, stopRequested, progress);
+    }
+
+    /**
+     * As {@link #stage(InputStream, RegistryLines, BooleanSupplier, Progress)}; with {@code firstLoadAt}, into an
+     * empty registry, every record goes straight into {@value RegistryPublisher#NEW} instead of the staging table,
+     * shaped as the registry, each record's {@code actualizado} that time, the table created in the COPY's
+     * transaction (so its rows are written frozen: nothing to mark on them afterwards); the publication then only
+     * indexes it and swaps it in. Nothing to compare, so no staging table to copy it from.
+     */
+    Result stage(InputStream text, RegistryLines inService, Instant firstLoadAt, BooleanSupplier stopRequested,
+                 Progress progress) throws Exception {
         try (Handle handle = jdbi.open()) {
             StageRows rows = handle.attach(StageRows.class);
-            // The padrón's published columns, as text; only the name is required of every record.
-            rows.create(RegistryColumns.each(c -> c + (c.equals("razon_social") ? " text not null" : " text"), ", "));
+            String into;
+            if (firstLoadAt == null) {
+                // The padrón's published columns, as text; only the name is required of every record.
+                rows.create(RegistryColumns.each(c -> c + (c.equals("razon_social") ? " text not null" : " text"),
+                        ", "));
+                into = STAGE + " from stdin with (format binary)";
+            } else {
+                handle.begin();
+                RegistryPublisher.createNew(handle);
+                into = RegistryPublisher.NEW + " (" + NEW_REGISTRY_COLUMNS + ") from stdin with (format binary, freeze)";
+            }
             SearchNames names = SearchNames.read(handle);
             // Plain JDBC: Jdbi has no COPY, and PgJDBC's CopyIn streams the rows without a statement per row.
-            CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI()
-                    .copyIn("copy " + STAGE + " from stdin with (format binary)");
+            CopyIn copy = handle.getConnection().unwrap(PGConnection.class).getCopyAPI().copyIn("copy " + into);
             copy.writeToCopy(CopyChunk.HEADER, 0, CopyChunk.HEADER.length);
-            Parser parser = new Parser(text, names, inService, progress);
+            Parser parser = new Parser(text, names, inService, firstLoadAt, progress);
             progress.lines(0, 0);
             Thread thread = Thread.ofPlatform().name("padron-parser").daemon().start(parser);
             try {
@@ -128,7 +158,15 @@ final class PadronStager {
                     }
                 }
             } else if (!parser.duplicated.isEmpty()) {
-                copied -= rows.keepLastOfEachDuplicate(parser.duplicated.toArray(String[]::new));
+                String[] duplicated = parser.duplicated.toArray(String[]::new);
+                copied -= firstLoadAt == null ? rows.keepLastOfEachDuplicate(duplicated)
+                        : rows.keepLastOfEachDuplicateInNew(duplicated);
+            }
+            if (firstLoadAt != null) {
+                if (parser.unnormalisedNames) {
+                    rows.normaliseNamesInNew();
+                }
+                handle.commit();
             }
             long records = parser.read - parser.malformed - duplicates;
             if (inService == null && records != copied) {
@@ -217,6 +255,21 @@ final class PadronStager {
         @SqlUpdate("create unlogged table " + GONE + " (ruc char(11) not null)")
         void createGone();
 
+        /**
+         * As {@link #keepLastOfEachDuplicate}, in a first load's new registry, which has no line numbers: one COPY
+         * into a table created in its transaction writes the rows in the file's order, so the last line of a RUC is
+         * its row at the highest position.
+         */
+        @SqlUpdate("delete from " + RegistryPublisher.NEW + " n using"
+                + " (select ruc, max(ctid) as keep from " + RegistryPublisher.NEW
+                + " where ruc = any(cast(:rucs as bpchar[])) group by ruc) k where n.ruc = k.ruc and n.ctid < k.keep")
+        int keepLastOfEachDuplicateInNew(String[] rucs);
+
+        /** Names the parser could not normalise (a character outside Latin-1), normalised by the database. */
+        @SqlUpdate("update " + RegistryPublisher.NEW + " set " + RegistrySearch.COLUMN + " = quipu_search_name(razon_social)"
+                + " where " + RegistrySearch.COLUMN + " = ''")
+        int normaliseNamesInNew();
+
         /** Keeps the last line of every RUC staged more than once; the later line of each one dropped. */
         @SqlQuery("delete from " + STAGE + " s using"
                 + " (select ruc, max(line) as keep from " + STAGE + " group by ruc having count(*) > 1) k"
@@ -248,11 +301,17 @@ final class PadronStager {
         long duplicates;
         /** Lines that are the ones their records were loaded from, not staged. */
         long unchanged;
+        /** A first load's time, as PostgreSQL's binary timestamp (microseconds since 2000), or null. */
+        private final Long actualizado;
+        /** A first load's row left a name for the database to normalise. */
+        boolean unnormalisedNames;
 
-        Parser(InputStream text, SearchNames names, RegistryLines inService, Progress progress) {
+        Parser(InputStream text, SearchNames names, RegistryLines inService, Instant firstLoadAt, Progress progress) {
             this.text = text;
             this.names = names;
             this.inService = inService;
+            this.actualizado = firstLoadAt == null ? null
+                    : ChronoUnit.MICROS.between(POSTGRES_EPOCH, firstLoadAt);
             this.progress = progress;
         }
 
@@ -337,19 +396,27 @@ final class PadronStager {
                 // The fingerprint encodes the fourteen fields to UTF-8 once; the row takes those same bytes.
                 long contentHash = hash.of(r);
                 byte[] encoded = hash.buffer();
-                rows.startRow(STAGE_COLUMNS).ascii(ruc);
+                rows.startRow(actualizado == null ? STAGE_COLUMNS : NEW_REGISTRY_FIELDS).ascii(ruc);
                 for (int i = 0; i < ContentHash.FIELDS; i++) {
                     rows.text(encoded, hash.fieldStart(i), hash.fieldLength(i));
                 }
                 // The name normalised here, as the database would (SearchNames); null for a name holding a character
                 // outside U+0001-U+00FF, which SourceLines.latin1 never gives: the publication then asks the database.
                 String searchName = names.of(r.razonSocial());
-                if (searchName == null) {
+                if (searchName == null && actualizado != null) {
+                    // The new registry's column is NOT NULL: left empty for the database to fill in.
+                    unnormalisedNames = true;
+                    rows.ascii("");
+                } else if (searchName == null) {
                     rows.text(null, 0, -1);
                 } else {
                     rows.ascii(searchName);
                 }
-                rows.int8(contentHash).int8(lineNumber).int8(fingerprint).bool(known);
+                if (actualizado == null) {
+                    rows.int8(contentHash).int8(lineNumber).int8(fingerprint).bool(known);
+                } else {
+                    rows.int8(contentHash).int8(fingerprint).int8(actualizado);
+                }
                 if (rows.length() >= CHUNK) {
                     hand(rows);
                     rows = new CopyChunk(CHUNK + 4096);

@@ -159,6 +159,36 @@ class ChangedLinesTest {
     }
 
     @Test
+    void a_first_load_goes_straight_into_the_new_registry_and_keeps_the_last_line_of_a_repeated_ruc() throws Exception {
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        day1().write(file);
+        file.writeBytes(line(FIRST_KEPT, "HATUN MAYU S.A.", "BAJA DE OFICIO").getBytes(StandardCharsets.ISO_8859_1));
+        quipu.clock.set(DAY_1);
+        EtlRun first = etl.run("padron", "--file", Files.write(dir.resolve("first-twice.txt"), file.toByteArray())
+                .toString());
+
+        assertThat(first.exitCode()).as(first.stdout()).isZero();
+        assertThat(first.stdout()).startsWith("padron succeeded: read 3006, written 3005, rejected 1,");
+        assertThat(etl.stepContext(first.runId(), "stage")).containsKey(PadronJob.FIRST_LOAD_AT);
+        assertThat(quipu.database.texts("select razon_social || ' ' || estado || ' ' || actualizado"
+                + " from ruc_registry where ruc = ?", FIRST_KEPT))
+                .containsExactly("HATUN MAYU S.A. BAJA DE OFICIO " + quipu.database.texts(
+                        "select cast(? as timestamptz)::text", DAY_1).getFirst());
+        // Shaped as the registry, with its constraints, indexes and triggers; nothing left behind.
+        assertThat(quipu.database.texts("select count(*) || ' ' || count(distinct ruc) || ' ' || count(line_hash)"
+                + " from ruc_registry")).containsExactly("3005 3005 3005");
+        assertThat(quipu.database.texts("select indexname from pg_indexes where tablename = 'ruc_registry'"
+                + " order by indexname")).containsExactly("ruc_registry_pkey", "ruc_registry_search_0",
+                "ruc_registry_search_1");
+        assertThat(quipu.database.texts("select conname from pg_constraint where conrelid = 'ruc_registry'::regclass"
+                + " and contype = 'p'")).containsExactly("ruc_registry_pkey");
+        assertThat(quipu.database.texts("select tablename from pg_tables where tablename like 'ruc_registry_%'"
+                + " order by tablename")).containsExactly("ruc_registry_words");
+        assertThat(quipu.database.texts("select count(*) from pg_trigger where tgrelid = 'ruc_registry'::regclass"
+                + " and not tgisinternal")).containsExactly("6");
+    }
+
+    @Test
     void a_record_written_since_its_line_was_loaded_is_compared_by_its_content() throws Exception {
         PadronDay day1 = day1();
         quipu.clock.set(DAY_1);
