@@ -423,9 +423,15 @@ final class RegistryPublisher {
      * page ({@link #FILLFACTOR}).
      */
     static void createNew(Handle handle) {
-        handle.execute("create table " + NEW + " (like ruc_registry including defaults) with (fillfactor = " + FILLFACTOR
-                + ")");
+        handle.execute("create table " + NEW + " (like ruc_registry including defaults) with (" + NEW_STORAGE + ")");
     }
+
+    /**
+     * A new registry's storage: room on each page for changed records' next versions, and no autovacuum until it is
+     * in service, which would otherwise come by while its indexes are built (it is committed, and millions of rows
+     * were just written) and take a processor from them; the swap turns it back on.
+     */
+    private static final String NEW_STORAGE = "fillfactor = " + FILLFACTOR + ", autovacuum_enabled = false";
 
     /**
      * Puts {@value #NEW} in service, in the caller's transaction: its unique index becomes its primary key, it gets
@@ -436,6 +442,7 @@ final class RegistryPublisher {
     private void swap(Handle handle) {
         PublishRows rows = handle.attach(PublishRows.class);
         rows.primaryKeyOfNew();
+        handle.execute("alter table " + NEW + " reset (autovacuum_enabled)");
         RegistrySearch.triggersOn(NEW).forEach(handle::execute);
         long t = System.nanoTime();
         handle.execute("analyze " + NEW);
@@ -612,7 +619,7 @@ final class RegistryPublisher {
                 + " where s.kind = 'line' and o.ruc = s.ruc")
         void updateLines();
 
-        @SqlUpdate("create table " + NEW + " with (fillfactor = " + FILLFACTOR + ") as select <select> <from>")
+        @SqlUpdate("create table " + NEW + " with (" + NEW_STORAGE + ") as select <select> <from>")
         long createNewAs(@Define("select") String select, @Define("from") String from, Instant now);
 
         @SqlUpdate("alter table " + NEW + " <constraints>")
