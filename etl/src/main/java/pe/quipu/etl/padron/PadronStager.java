@@ -20,6 +20,7 @@ import pe.quipu.core.ruc.RegistrySearch;
 import pe.quipu.core.ruc.SearchNames;
 import pe.quipu.etl.run.Progress;
 import pe.quipu.etl.run.Staged;
+import pe.quipu.etl.source.ReadAhead;
 import pe.quipu.etl.source.SourceLines;
 
 import java.io.InputStream;
@@ -327,7 +328,13 @@ final class PadronStager {
         }
 
         private void parse() throws Exception {
-            SourceLines lines = SourceLines.latin1(text);
+            // The file is decompressed, hashed and counted on a thread of its own, beside this one's parsing.
+            try (ReadAhead ahead = new ReadAhead(text, "padron-reader")) {
+                parse(SourceLines.latin1(ahead));
+            }
+        }
+
+        private void parse(SourceLines lines) throws Exception {
             ContentHash hash = new ContentHash();
             LineHash lineHash = new LineHash();
             RucSet seen = inService == null ? new RucSet() : null;
