@@ -10,7 +10,11 @@ import io.dropwizard.configuration.FileConfigurationSourceProvider;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.validation.BaseValidator;
+import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Valid;
+import jakarta.validation.Validator;
+import jakarta.validation.executable.ExecutableValidator;
+import jakarta.validation.metadata.BeanDescriptor;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import pe.quipu.core.db.DatabaseSettings;
@@ -23,6 +27,10 @@ import pe.quipu.etl.run.EtlSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.stream.Collectors;
 
 /**
@@ -79,12 +87,61 @@ public final class EtlConfiguration {
      *                                which, on one line
      */
     public static EtlConfiguration read(Path file) throws IOException, ConfigurationException {
+        // Hibernate Validator starts on a thread of its own while Jackson starts and reads the file on this one: both
+        // load hundreds of classes, a good part of a run's start on two processors.
+        FutureTask<Validator> validator = new FutureTask<>(BaseValidator::newValidator);
+        Thread.ofPlatform().name("quipu-etl-validator").daemon().start(validator);
         // The API's bootstrap makes its factory the same way: a YamlConfigurationFactory whose mapper refuses
         // unknown names (this class lets the API's sections through at the top level only).
         ConfigurationFactory<EtlConfiguration> factory = new DefaultConfigurationFactoryFactory<EtlConfiguration>()
-                .create(EtlConfiguration.class, BaseValidator.newValidator(), Jackson.newObjectMapper(), "dw");
+                .create(EtlConfiguration.class, new ValidatorWhenReady(validator), Jackson.newObjectMapper(), "dw");
         return factory.build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
                 new EnvironmentVariableSubstitutor(false)), file.toString());
+    }
+
+    /** The validator being built, once it is. */
+    private record ValidatorWhenReady(Future<Validator> built) implements Validator {
+        private Validator validator() {
+            try {
+                return built.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the validator starts", e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+
+        @Override
+        public <T> Set<ConstraintViolation<T>> validate(T object, Class<?>... groups) {
+            return validator().validate(object, groups);
+        }
+
+        @Override
+        public <T> Set<ConstraintViolation<T>> validateProperty(T object, String propertyName, Class<?>... groups) {
+            return validator().validateProperty(object, propertyName, groups);
+        }
+
+        @Override
+        public <T> Set<ConstraintViolation<T>> validateValue(Class<T> beanType, String propertyName, Object value,
+                                                             Class<?>... groups) {
+            return validator().validateValue(beanType, propertyName, value, groups);
+        }
+
+        @Override
+        public BeanDescriptor getConstraintsForClass(Class<?> clazz) {
+            return validator().getConstraintsForClass(clazz);
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) {
+            return validator().unwrap(type);
+        }
+
+        @Override
+        public ExecutableValidator forExecutables() {
+            return validator().forExecutables();
+        }
     }
 
     /**

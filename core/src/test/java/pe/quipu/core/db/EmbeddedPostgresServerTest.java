@@ -93,6 +93,26 @@ class EmbeddedPostgresServerTest {
     }
 
     @Test
+    void the_superuser_verifier_has_few_rounds_and_an_older_one_is_lightened_when_quipu_starts_the_server()
+            throws Exception {
+        Path data = temp.resolve("postgres");
+        try (EmbeddedPostgresServer first = EmbeddedPostgresServer.acquire(data, 0, "test")) {
+            assertThat(query(first, "select rolpassword from pg_authid where rolname = 'postgres'"))
+                    .startsWith("SCRAM-SHA-256$" + EmbeddedPostgresServer.SCRAM_ROUNDS + ":");
+            // As an older Quipu set it: PostgreSQL's 4,096 rounds, the same password.
+            execute(first, "set scram_iterations = 4096; alter user postgres password '" + first.password() + "'");
+            assertThat(query(first, "select rolpassword from pg_authid where rolname = 'postgres'"))
+                    .startsWith("SCRAM-SHA-256$4096:");
+        }
+        try (EmbeddedPostgresServer second = EmbeddedPostgresServer.acquire(data, 0, "test")) {
+            assertThat(query(second, "select rolpassword from pg_authid where rolname = 'postgres'"))
+                    .startsWith("SCRAM-SHA-256$" + EmbeddedPostgresServer.SCRAM_ROUNDS + ":");
+            assertThatThrownBy(() -> connectAs(second.jdbcUrl(), "not-the-password"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("password authentication failed");
+        }
+    }
+
+    @Test
     void a_connection_without_the_password_or_with_a_wrong_one_is_refused() throws Exception {
         Path data = temp.resolve("postgres");
         try (EmbeddedPostgresServer server = EmbeddedPostgresServer.acquire(data, 0, "test")) {
