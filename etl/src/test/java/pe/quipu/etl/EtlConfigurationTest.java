@@ -45,6 +45,10 @@ class EtlConfigurationTest {
 
         assertThat(etl.database()).isEqualTo(api.getDatabase());
         assertThat(etl.bcrp()).isEqualTo(api.getBcrp());
+        // The ETL's lighter mapper (EtlConfiguration.mapper) binds every shared section as Dropwizard's does.
+        assertThat(etl.sunatFx()).isEqualTo(api.getSunatFx());
+        assertThat(etl.search()).usingRecursiveComparison().isEqualTo(api.getSearch());
+        assertThat(etl.changes()).usingRecursiveComparison().isEqualTo(api.getChanges());
         assertThat(etl.environment()).isEqualTo(api.getEnvironment());
         // ${DATABASE_URL:-} and the like: unset in the test's environment, so the embedded server over ./data.
         assertThat(etl.database().external()).isFalse();
