@@ -144,7 +144,8 @@ public class QuipuApplication extends Application<QuipuConfiguration> {
 
         Ubigeos ubigeos = new Ubigeos(platform, environment);
         Rucs rucs = new Rucs(platform, environment, configuration.getRuc(), configuration.getSearch(),
-                configuration.getChanges(), plans.limits(), ubigeos::find);
+                configuration.getChanges(), plans.limits(), ubigeos::find, keys.authenticator()::authenticate,
+                metering.feature());
         Watchlists.serve(platform, environment, plans.limits(), configuration.getChanges());
         ExchangeRates.serve(platform, environment, configuration.getBcrp(), configuration.getSunatFx());
         Status.serve(platform, environment, configuration.getFreshness(), version(), configuration.getEnvironment());

@@ -43,15 +43,15 @@ class ArchitectureTest {
             "pe.quipu.api.auth..", "pe.quipu.api.domain..", "pe.quipu.api.audit..", "pe.quipu.api.throttle.."};
 
     /**
-     * Resources, JAX-RS filters and providers, operator tasks, the http package, the two web pages' packages (docs,
-     * dashboard: files served as they are, no service behind them), and the features' assemblers, which take
-     * Dropwizard's environment to register them: where HTTP is spoken.
+     * Resources, JAX-RS and servlet filters and providers, operator tasks, the http package, the two web pages'
+     * packages (docs, dashboard: files served as they are, no service behind them), and the features' assemblers,
+     * which take Dropwizard's environment to register them: where HTTP is spoken.
      */
     private static final DescribedPredicate<JavaClass> HTTP_EDGE = DescribedPredicate.describe("the HTTP edge",
             (JavaClass c) -> c.isAnnotatedWith(Path.class)
                     || c.isAssignableTo(ContainerRequestFilter.class) || c.isAssignableTo(ContainerResponseFilter.class)
                     || c.isAssignableTo(DynamicFeature.class) || c.isAssignableTo(ExceptionMapper.class)
-                    || c.isAssignableTo(HttpServlet.class)
+                    || c.isAssignableTo(HttpServlet.class) || c.isAssignableTo(jakarta.servlet.Filter.class)
                     || c.getPackageName().startsWith("pe.quipu.api.http")
                     || c.getPackageName().equals("pe.quipu.api.docs")
                     || c.getPackageName().equals("pe.quipu.api.dashboard")

@@ -30,8 +30,16 @@ public final class BearerHeaderAuthFilter<P extends Principal> extends AuthFilte
         }
     }
 
-    /** What follows {@code <prefix> } in the one Authorization header; null when absent or another scheme. */
     private String credentials(List<String> headers) {
+        return credentials(prefix, headers);
+    }
+
+    /**
+     * What follows {@code <prefix> } in the one Authorization header among {@code headers}; null when there is none,
+     * more than one, or another scheme. The one reading of a bearer credential, for this filter and the RUC lookups
+     * served below Jersey.
+     */
+    public static String credentials(String prefix, List<String> headers) {
         if (headers == null || headers.size() != 1) {
             return null;
         }

@@ -1,9 +1,12 @@
 package pe.quipu.api.http;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import pe.quipu.api.domain.DomainException;
 
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -55,8 +58,24 @@ public final class ProblemResponses {
                 refusal instanceof DomainException.Gone gone ? gone.deletedAt() : null);
     }
 
+    /**
+     * Writes {@code problem} as {@link #of(Problem, Map)} answers it, to a servlet's {@code response}, serialised by
+     * {@code json} (the application's, as Jersey's): for answers given below Jersey.
+     */
+    public static void write(HttpServletResponse response, Problem problem, Map<String, String> headers,
+                             ObjectMapper json) throws IOException {
+        byte[] body = json.writeValueAsBytes(problem);
+        response.setStatus(problem.status());
+        response.setContentType(Problem.MEDIA_TYPE);
+        response.setHeader(HttpHeaders.CACHE_CONTROL, "no-store");
+        response.setHeader(HttpHeaders.CONTENT_LANGUAGE, RequestLanguage.current().tag());
+        headers.forEach(response::setHeader);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
     /** A refusal for a limit says how long to wait, in seconds, and a metered one what is left. */
-    private static Map<String, String> headers(DomainException refusal) {
+    public static Map<String, String> headers(DomainException refusal) {
         Map<String, String> headers = new LinkedHashMap<>();
         if (refusal instanceof DomainException.LimitReached limit) {
             if (limit.allowance() != null) {

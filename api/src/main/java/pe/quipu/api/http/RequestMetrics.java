@@ -47,6 +47,11 @@ public final class RequestMetrics {
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
 
+    /** Says which route {@code request} took when something other than Jersey answers it ({@code /v1/ruc/{ruc}}). */
+    public static void routed(jakarta.servlet.ServletRequest request, String template) {
+        request.setAttribute(ROUTE, template);
+    }
+
     /** The route template Jersey matched, outermost first: {@code /v1/ruc} + {@code /{ruc}}. */
     static String template(List<UriTemplate> matched) {
         StringBuilder route = new StringBuilder();

@@ -17,6 +17,7 @@ import pe.quipu.api.plans.AccountLimits;
 import pe.quipu.api.plans.AccountLimitsCache;
 
 import java.time.Clock;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -60,11 +61,32 @@ public final class MeteringFeature implements DynamicFeature {
             costs = resourceInfo.getResourceClass().getAnnotation(CostsUnits.class);
         }
         if (costs != null) {
-            context.register(new MeteringFilter(meter, warmUpMeter, limits, costs.value()), PRIORITY);
+            context.register(new MeteringFilter(this, costs.value()), PRIORITY);
         }
     }
 
-    private record MeteringFilter(UsageMeter meter, UsageMeter warmUpMeter, AccountLimitsCache limits, int units)
+    /**
+     * Admits one request of {@code key}'s account costing {@code units}: the warm-up's key on its own meter, any other
+     * on its account's limits. The one admission of a metered request, for this feature's filter and the RUC lookups
+     * served below Jersey.
+     *
+     * @throws Unauthenticated when the key's account is gone; RateLimited or QuotaExceeded when over a limit
+     */
+    public Ticket admit(ApiKeyPrincipal key, int units) {
+        if (key.warmUp()) {
+            return warmUpMeter.admit(WARM_UP, units);
+        }
+        AccountLimits account = limits.get(key.accountId())
+                .orElseThrow(() -> new Unauthenticated(Text.of("domain.account.key_gone")));
+        return meter.admit(account, units);
+    }
+
+    /** Settles {@code ticket} by its answer's status, once, and returns the headers that say what is left. */
+    public static Map<String, String> settle(Ticket ticket, int status) {
+        return AllowanceHeaders.of(ticket.settle(status));
+    }
+
+    private record MeteringFilter(MeteringFeature feature, int units)
             implements ContainerRequestFilter, ContainerResponseFilter {
 
         @Override
@@ -72,18 +94,12 @@ public final class MeteringFeature implements DynamicFeature {
             if (!(request.getSecurityContext().getUserPrincipal() instanceof ApiKeyPrincipal key)) {
                 return; // refused before: no key, or not a key
             }
-            if (key.warmUp()) {
-                request.setProperty(TICKET, warmUpMeter.admit(WARM_UP, units));
-                return;
-            }
-            AccountLimits account = limits.get(key.accountId())
-                    .orElseThrow(() -> new Unauthenticated(Text.of("domain.account.key_gone")));
-            request.setProperty(TICKET, meter.admit(account, units));
+            request.setProperty(TICKET, feature.admit(key, units));
         }
 
         @Override
         public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-            ticket(request).ifPresent(ticket -> AllowanceHeaders.of(ticket.settle(response.getStatus()))
+            ticket(request).ifPresent(ticket -> settle(ticket, response.getStatus())
                     .forEach(response.getHeaders()::putSingle));
         }
     }

@@ -134,7 +134,7 @@ public final class RucResource {
                 .build();
     }
 
-    private static Text notFound(Ruc ruc) {
+    static Text notFound(Ruc ruc) {
         return Text.of("ruc.not_found", ruc.value());
     }
 

@@ -1,7 +1,10 @@
 package pe.quipu.api.ruc;
 
 import com.codahale.metrics.MetricRegistry;
+import jakarta.servlet.DispatcherType;
 import io.dropwizard.core.setup.Environment;
+import pe.quipu.api.auth.ApiKeyPrincipal;
+import pe.quipu.api.metering.MeteringFeature;
 import pe.quipu.api.platform.ExactCache;
 import pe.quipu.api.platform.NotificationListener;
 import pe.quipu.api.platform.Periodic;
@@ -14,6 +17,7 @@ import pe.quipu.core.ruc.SearchSettings;
 import pe.quipu.core.ruc.SunatLists;
 import pe.quipu.core.ubigeo.Ubigeo;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -35,6 +39,17 @@ public final class Rucs {
      */
     public Rucs(Platform platform, Environment environment, RucSettings settings, SearchSettings search,
                 ChangesSettings changes, AccountLimitsCache limits, Function<String, Optional<Ubigeo>> ubigeos) {
+        this(platform, environment, settings, search, changes, limits, ubigeos, null, Optional.empty());
+    }
+
+    /**
+     * @param apiKeys  the API key behind a bearer credential: with it, plain lookups are answered below Jersey
+     *                 ({@link RucLookupFilter}); null leaves every lookup to Jersey
+     * @param metering how a metered request is admitted and settled; empty when metering is switched off
+     */
+    public Rucs(Platform platform, Environment environment, RucSettings settings, SearchSettings search,
+                ChangesSettings changes, AccountLimitsCache limits, Function<String, Optional<Ubigeo>> ubigeos,
+                Function<String, Optional<ApiKeyPrincipal>> apiKeys, Optional<MeteringFeature> metering) {
         NotificationListener notifications = platform.notifications();
         long answerBytes = settings.getAnswerCache().toBytes();
         ExactCache<String, RucAnswers.Answer> answers = RucAnswers.cache(notifications::isListening, answerBytes);
@@ -51,8 +66,17 @@ public final class Rucs {
         gauges(environment.metrics(), "included", included);
         registry = new RucRegistry(platform.jdbi());
         RucAnswers rucAnswers = new RucAnswers(registry, platform.json(), answers, unknown, ETags::strong);
-        environment.jersey().register(new RucResource(new IncludedAnswers(rucAnswers,
-                new RucLists(platform.jdbi(), ubigeos), platform.json(), included), platform.json(), limits));
+        IncludedAnswers withLists = new IncludedAnswers(rucAnswers, new RucLists(platform.jdbi(), ubigeos),
+                platform.json(), included);
+        environment.jersey().register(new RucResource(withLists, platform.json(), limits));
+        if (apiKeys != null) {
+            // After the filters every request passes (request ids, language, metrics), before Jersey's servlet.
+            environment.servlets().addFilter("quipu-ruc-lookup", new RucLookupFilter(apiKeys, metering.orElse(null),
+                            new RucLookups(withLists), environment.getObjectMapper(),
+                            environment.metrics().timer(MetricRegistry.name(RucResource.class, "lookup")),
+                            environment.metrics().counter(MetricRegistry.name(RucLookupFilter.class, "answered"))))
+                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, RucLookupFilter.PREFIX + "*");
+        }
         environment.jersey().register(new RucSearchResource(new RucSearch(platform.jdbi()), rucAnswers,
                 search.enabled()));
         ChangeRetention retention = new ChangeRetention(platform.jdbi(), platform.clock(), changes.retention());
