@@ -34,10 +34,11 @@ import java.util.function.Function;
 
 /**
  * {@code GET /v1/ruc/{ruc}}, the API's most frequent request, answered below Jersey when it is plain: a valid RUC, no
- * query string, no body, an {@code Accept} that takes JSON, one {@code Authorization} header with a working API key
- * that has {@code ruc:read}. Every other request goes on to Jersey untouched, which answers it as before (a malformed
- * RUC, a missing or wrong key, a scope refused, {@code include}, {@code HEAD}: each with its Problem), so that this
- * filter answers only what it has decided nothing else would answer differently.
+ * query string but {@code include} written plainly, no body, an {@code Accept} that takes JSON, one
+ * {@code Authorization} header with a working API key that has {@code ruc:read}. Every other request goes on to Jersey
+ * untouched, which answers it as before (a malformed RUC, a missing or wrong key, a scope refused, an unknown
+ * {@code include} name, {@code HEAD}: each with its Problem), so that this filter answers only what it has decided
+ * nothing else would answer differently.
  *
  * <p>One path, not two: the bearer credential is read by {@link BearerHeaderAuthFilter#credentials}, the key checked by
  * the API keys' authenticator, the request admitted and settled by {@link MeteringFeature}, the record read through
@@ -78,7 +79,8 @@ final class RucLookupFilter extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         Ruc ruc = plainLookup(request);
-        ApiKeyPrincipal key = ruc == null ? null : key(request);
+        Include include = ruc == null ? null : plainInclude(request.getQueryString());
+        ApiKeyPrincipal key = include == null ? null : key(request);
         if (key == null) {
             chain.doFilter(request, response);
             return;
@@ -86,12 +88,12 @@ final class RucLookupFilter extends HttpFilter {
         RequestMetrics.routed(request, ROUTE);
         answered.inc();
         try (Timer.Context ignored = timer.time()) {
-            answer(ruc, key, request, response);
+            answer(ruc, include, key, request, response);
         }
     }
 
-    private void answer(Ruc ruc, ApiKeyPrincipal key, HttpServletRequest request, HttpServletResponse response)
-            throws IOException {
+    private void answer(Ruc ruc, Include include, ApiKeyPrincipal key, HttpServletRequest request,
+                        HttpServletResponse response) throws IOException {
         Ticket ticket = null;
         if (metering != null) {
             try {
@@ -104,7 +106,7 @@ final class RucLookupFilter extends HttpFilter {
         }
         int status = HttpServletResponse.SC_INTERNAL_SERVER_ERROR;
         try {
-            Optional<RucAnswers.Answer> found = lookups.find(ruc, Include.NOTHING);
+            Optional<RucAnswers.Answer> found = lookups.find(ruc, include);
             if (found.isEmpty()) {
                 status = HttpServletResponse.SC_NOT_FOUND;
                 ProblemResponses.write(response, ProblemResponses.problem(new NotFound(RucResource.notFound(ruc))),
@@ -141,7 +143,7 @@ final class RucLookupFilter extends HttpFilter {
 
     /** The RUC of a plain lookup; null for any request Jersey is to answer. */
     static Ruc plainLookup(HttpServletRequest request) {
-        if (!"GET".equals(request.getMethod()) || request.getQueryString() != null) {
+        if (!"GET".equals(request.getMethod())) {
             return null;
         }
         String uri = request.getRequestURI();
@@ -158,6 +160,31 @@ final class RucLookupFilter extends HttpFilter {
             return null;
         }
     }
+
+    /**
+     * What a plain lookup's query string asks for beyond the record: nothing (no query string), or {@code include}
+     * alone, once or repeated, its names as {@link Include#of} reads them, written plainly (lower-case letters and
+     * commas, nothing percent-encoded); null for any other query string, which Jersey is to read.
+     */
+    static Include plainInclude(String query) {
+        if (query == null) {
+            return Include.NOTHING;
+        }
+        List<String> values = new java.util.ArrayList<>(2);
+        for (String parameter : query.split("&", -1)) {
+            if (!parameter.startsWith("include=") || !PLAIN_NAMES.matcher(parameter).matches()) {
+                return null;
+            }
+            values.add(parameter.substring("include=".length()));
+        }
+        try {
+            return Include.of(values, "include");
+        } catch (DomainException.InvalidInput refused) {
+            return null;
+        }
+    }
+
+    private static final java.util.regex.Pattern PLAIN_NAMES = java.util.regex.Pattern.compile("include=[a-z,]*");
 
     /** The working API key with {@code ruc:read} the request's one Authorization header carries; else null. */
     private ApiKeyPrincipal key(HttpServletRequest request) {

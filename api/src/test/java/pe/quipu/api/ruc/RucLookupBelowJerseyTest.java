@@ -44,8 +44,9 @@ class RucLookupBelowJerseyTest {
         return quipu.get("/v1/ruc/" + ruc, key, headers);
     }
 
+    /** The same lookup, with a query string only Jersey reads (include, percent-encoded), which asks for nothing more. */
     private static HttpResponse<String> jersey(String ruc, String key, String... headers) {
-        return quipu.get("/v1/ruc/" + ruc + "?include=", key, headers);
+        return quipu.get("/v1/ruc/" + ruc + "?%69nclude=", key, headers);
     }
 
     /** The answer's headers that do not vary, by lower-case name. */
@@ -124,6 +125,18 @@ class RucLookupBelowJerseyTest {
         assertThat(quipu.body(limited).path("type").asText()).isEqualTo("rate_limited");
         // Refused, it spent nothing.
         assertThat(limited.headers().firstValue("X-Quota-Remaining")).contains("997");
+    }
+
+    @Test
+    void a_lookup_with_its_lists_and_premises_is_answered_alike() {
+        String key = quipu.accounts.newKey(Scope.RUC_READ);
+        HttpResponse<String> below = quipu.get("/v1/ruc/" + KNOWN + "?include=padrones,anexos", key);
+        HttpResponse<String> byJersey = quipu.get("/v1/ruc/" + KNOWN + "?include=padrones%2Canexos", key);
+        assertThat(below.statusCode()).isEqualTo(200);
+        assertSame(below, byJersey);
+        assertThat(below.body()).isEqualTo(byJersey.body());
+        // An unknown name is Jersey's to refuse.
+        assertThat(quipu.get("/v1/ruc/" + KNOWN + "?include=otros", key).statusCode()).isEqualTo(400);
     }
 
     @Test

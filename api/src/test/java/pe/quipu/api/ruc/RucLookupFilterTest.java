@@ -44,9 +44,7 @@ class RucLookupFilterTest {
     void anything_else_goes_to_jersey() {
         // Another method, a query string (even empty), a path that is not one valid RUC.
         assertThat(RucLookupFilter.plainLookup(request("HEAD", "/v1/ruc/20100227461", null, -1, Map.of()))).isNull();
-        assertThat(RucLookupFilter.plainLookup(request("GET", "/v1/ruc/20100227461", "include=padrones", -1,
-                Map.of()))).isNull();
-        assertThat(RucLookupFilter.plainLookup(request("GET", "/v1/ruc/20100227461", "", -1, Map.of()))).isNull();
+        // (the query string is plainInclude's to read)
         for (String uri : List.of("/v1/ruc/20100227462", "/v1/ruc/2010022746", "/v1/ruc/201002274611",
                 "/v1/ruc/20100227461/", "/v1/ruc/batch", "/v1/ruc/2010022746%31", "/v1/ruc/30100227461",
                 "/v1/rucs/20100227461")) {
@@ -59,6 +57,20 @@ class RucLookupFilterTest {
         // An Accept that does not take JSON is Jersey's to refuse (406).
         assertThat(RucLookupFilter.plainLookup(request("GET", "/v1/ruc/20100227461", null, -1,
                 Map.of("Accept", List.of("text/html"))))).isNull();
+    }
+
+    @Test
+    void include_written_plainly_is_read_here_and_any_other_query_string_is_left_to_jersey() {
+        assertThat(RucLookupFilter.plainInclude(null)).isEqualTo(Include.NOTHING);
+        assertThat(RucLookupFilter.plainInclude("include=")).isEqualTo(Include.NOTHING);
+        assertThat(RucLookupFilter.plainInclude("include=padrones")).isEqualTo(new Include(true, false));
+        assertThat(RucLookupFilter.plainInclude("include=anexos,padrones")).isEqualTo(new Include(true, true));
+        assertThat(RucLookupFilter.plainInclude("include=padrones&include=anexos")).isEqualTo(new Include(true, true));
+        for (String query : List.of("", "include", "include=PADRONES", "include=otros", "include=padrones%2Canexos",
+                "include=padrones&foo=1", "access_token=qk_live_x", "include=padrones&", "Include=padrones",
+                "include=padrones;anexos")) {
+            assertThat(RucLookupFilter.plainInclude(query)).as(query).isNull();
+        }
     }
 
     @ParameterizedTest
