@@ -7,6 +7,7 @@ import pe.quipu.api.testing.QuipuExtension;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code GET /prometheus} on the admin connector (contract §13): the exposition parsed line by line, every named
@@ -115,10 +117,13 @@ class PrometheusTest {
         for (int i = 0; i < 3; i++) {
             assertThat(quipu.get("/v1/ubigeos/150101", key).statusCode()).isEqualTo(200);
         }
-        List<Sample> after = scrape();
-        assertThat(value(after, "quipu_requests_total", ok)).isEqualTo(before + 3);
-        assertThat(value(after, "quipu_request_duration_seconds_count", Map.of("route", "/v1/ubigeos/{code}")))
-                .isEqualTo(countBefore + 3);
+        // A request is counted as its filter returns, which can be just after the client has the whole answer.
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+            List<Sample> after = scrape();
+            assertThat(value(after, "quipu_requests_total", ok)).isEqualTo(before + 3);
+            assertThat(value(after, "quipu_request_duration_seconds_count", Map.of("route", "/v1/ubigeos/{code}")))
+                    .isEqualTo(countBefore + 3);
+        });
     }
 
     @Test
@@ -140,17 +145,19 @@ class PrometheusTest {
         quipu.get("/v1/ruc/20100227461/anything/20100227461", key);
         quipu.get("/v1/nope/20100227461", null);
         quipu.get("/docs/", null);
-        String exposition = scrapeResponse().body();
-        assertThat(exposition).doesNotContain("20100227461", "20999999991");
-        Set<String> routes = new HashSet<>();
-        for (Sample sample : scrape()) {
-            String route = sample.labels().get("route");
-            if (route != null) {
-                routes.add(route);
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+            String exposition = scrapeResponse().body();
+            assertThat(exposition).doesNotContain("20100227461", "20999999991");
+            Set<String> routes = new HashSet<>();
+            for (Sample sample : scrape()) {
+                String route = sample.labels().get("route");
+                if (route != null) {
+                    routes.add(route);
+                }
             }
-        }
-        assertThat(routes).contains("/v1/ruc/{ruc}", "/docs/*", "unmatched")
-                .allSatisfy(route -> assertThat(route).doesNotContainPattern("[0-9]{8,}"));
+            assertThat(routes).contains("/v1/ruc/{ruc}", "/docs/*", "unmatched")
+                    .allSatisfy(route -> assertThat(route).doesNotContainPattern("[0-9]{8,}"));
+        });
     }
 
     private static HttpResponse<String> scrapeResponse() {
