@@ -102,10 +102,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 LOG.info("Attaching to the embedded PostgreSQL running on port {} over {}", port, dir);
             }
             String password = stored.isPresent() ? stored.get() : protect(dir, port);
-            if (running < 0 && stored.isPresent()) {
-                lighten(port, password);
-            }
-            createDatabase(port, password);
+            createDatabase(port, password, running < 0 && stored.isPresent());
             Handle presence = open(port, DATABASE, password, QuipuDatabase.applicationName(role + " presence"));
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(dir, binaries, port, password, presence);
             OPEN.computeIfAbsent(dir, d -> ConcurrentHashMap.newKeySet()).add(server);
@@ -379,15 +376,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
      * A server this process started whose verifier has more rounds than {@link #SCRAM_ROUNDS} (set by an older
      * Quipu) gets the same password with those rounds; connections open meanwhile are not affected.
      */
-    private static void lighten(int port, String password) {
-        try (Handle h = open(port, "postgres", password, QuipuDatabase.applicationName("password"))) {
-            String stored = h.createQuery("select rolpassword from pg_authid where rolname = :user").bind("user", USER)
-                    .mapTo(String.class).findOne().orElse("");
-            if (stored.startsWith("SCRAM-SHA-256$") && !stored.startsWith("SCRAM-SHA-256$" + SCRAM_ROUNDS + ":")) {
-                setVerifier(h, password);
-                LOG.info("The embedded PostgreSQL's superuser verifier now has {} rounds of PBKDF2 (same password)",
-                        SCRAM_ROUNDS);
-            }
+    private static void lighten(Handle h, String password) {
+        String stored = h.createQuery("select rolpassword from pg_authid where rolname = :user").bind("user", USER)
+                .mapTo(String.class).findOne().orElse("");
+        if (stored.startsWith("SCRAM-SHA-256$") && !stored.startsWith("SCRAM-SHA-256$" + SCRAM_ROUNDS + ":")) {
+            setVerifier(h, password);
+            LOG.info("The embedded PostgreSQL's superuser verifier now has {} rounds of PBKDF2 (same password)",
+                    SCRAM_ROUNDS);
         }
     }
 
@@ -409,8 +404,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         return port;
     }
 
-    private static void createDatabase(int port, String password) {
+    /** Creates Quipu's database when missing, on the connection that first {@link #lighten}s, if asked. */
+    private static void createDatabase(int port, String password, boolean lighten) {
         try (Handle h = open(port, "postgres", password, QuipuDatabase.applicationName("bootstrap"))) {
+            if (lighten) {
+                lighten(h, password);
+            }
             if (!h.attach(ServerRows.class).databaseExists(DATABASE)) {
                 h.execute("create database " + DATABASE);
             }
