@@ -24,6 +24,7 @@ import pe.quipu.core.ruc.InvalidRucException;
 import pe.quipu.core.ruc.Ruc;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
@@ -31,6 +32,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * {@code GET /v1/ruc/{ruc}}, the API's most frequent request, answered below Jersey when it is plain: a valid RUC, no
@@ -51,6 +53,7 @@ final class RucLookupFilter extends HttpFilter {
 
     static final String PREFIX = "/v1/ruc/";
     static final String ROUTE = "/v1/ruc/{ruc}";
+    private static final Pattern PLAIN_NAMES = Pattern.compile("include=[a-z,]*");
 
     private final transient Function<String, Optional<ApiKeyPrincipal>> apiKeys;
     private final transient MeteringFeature metering;
@@ -170,7 +173,7 @@ final class RucLookupFilter extends HttpFilter {
         if (query == null) {
             return Include.NOTHING;
         }
-        List<String> values = new java.util.ArrayList<>(2);
+        List<String> values = new ArrayList<>(2);
         for (String parameter : query.split("&", -1)) {
             if (!parameter.startsWith("include=") || !PLAIN_NAMES.matcher(parameter).matches()) {
                 return null;
@@ -183,8 +186,6 @@ final class RucLookupFilter extends HttpFilter {
             return null;
         }
     }
-
-    private static final java.util.regex.Pattern PLAIN_NAMES = java.util.regex.Pattern.compile("include=[a-z,]*");
 
     /** The working API key with {@code ruc:read} the request's one Authorization header carries; else null. */
     private ApiKeyPrincipal key(HttpServletRequest request) {
