@@ -34,17 +34,10 @@ public final class Rucs {
     private final RucRegistry registry;
 
     /**
-     * @param changes the change log's settings: its retention
-     * @param ubigeos the catalogue in service, by code: the names of a premises' district
-     */
-    public Rucs(Platform platform, Environment environment, RucSettings settings, SearchSettings search,
-                ChangesSettings changes, AccountLimitsCache limits, Function<String, Optional<Ubigeo>> ubigeos) {
-        this(platform, environment, settings, search, changes, limits, ubigeos, null, Optional.empty());
-    }
-
-    /**
+     * @param changes  the change log's settings: its retention
+     * @param ubigeos  the catalogue in service, by code: the names of a premises' district
      * @param apiKeys  the API key behind a bearer credential: with it, plain lookups are answered below Jersey
-     *                 ({@link RucLookupFilter}); null leaves every lookup to Jersey
+     *                 ({@link RucLookupFilter})
      * @param metering how a metered request is admitted and settled; empty when metering is switched off
      */
     public Rucs(Platform platform, Environment environment, RucSettings settings, SearchSettings search,
@@ -69,14 +62,12 @@ public final class Rucs {
         IncludedAnswers withLists = new IncludedAnswers(rucAnswers, new RucLists(platform.jdbi(), ubigeos),
                 platform.json(), included);
         environment.jersey().register(new RucResource(withLists, platform.json(), limits));
-        if (apiKeys != null) {
-            // After the filters every request passes (request ids, language, metrics), before Jersey's servlet.
-            environment.servlets().addFilter("quipu-ruc-lookup", new RucLookupFilter(apiKeys, metering.orElse(null),
-                            new RucLookups(withLists), environment.getObjectMapper(),
-                            environment.metrics().timer(MetricRegistry.name(RucResource.class, "lookup")),
-                            environment.metrics().counter(MetricRegistry.name(RucLookupFilter.class, "answered"))))
-                    .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, RucLookupFilter.PREFIX + "*");
-        }
+        // After the filters every request passes (request ids, language, metrics), before Jersey's servlet.
+        environment.servlets().addFilter("quipu-ruc-lookup", new RucLookupFilter(apiKeys, metering.orElse(null),
+                        new RucLookups(withLists), environment.getObjectMapper(),
+                        environment.metrics().timer(MetricRegistry.name(RucResource.class, "lookup")),
+                        environment.metrics().counter(MetricRegistry.name(RucLookupFilter.class, "answered"))))
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, RucLookupFilter.PREFIX + "*");
         environment.jersey().register(new RucSearchResource(new RucSearch(platform.jdbi()), rucAnswers,
                 search.enabled()));
         ChangeRetention retention = new ChangeRetention(platform.jdbi(), platform.clock(), changes.retention());
