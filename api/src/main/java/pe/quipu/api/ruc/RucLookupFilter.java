@@ -175,7 +175,7 @@ final class RucLookupFilter extends HttpFilter {
         }
         List<String> values = new ArrayList<>(2);
         for (String parameter : query.split("&", -1)) {
-            if (!parameter.startsWith("include=") || !PLAIN_NAMES.matcher(parameter).matches()) {
+            if (!PLAIN_NAMES.matcher(parameter).matches()) {
                 return null;
             }
             values.add(parameter.substring("include=".length()));

@@ -1,6 +1,7 @@
 package pe.quipu.api.ruc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -11,6 +12,7 @@ import pe.quipu.api.testing.QuipuExtension;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -177,9 +179,8 @@ class RucLookupBelowJerseyTest {
         assertThat(answeredBelow()).isEqualTo(answered + 3);
     }
 
-    private static void settled(org.awaitility.core.ThrowingRunnable assertion) {
-        await().atMost(java.time.Duration.ofSeconds(5)).pollInterval(java.time.Duration.ofMillis(20))
-                .untilAsserted(assertion);
+    private static void settled(ThrowingRunnable assertion) {
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(assertion);
     }
 
     private static long answeredBelow() {

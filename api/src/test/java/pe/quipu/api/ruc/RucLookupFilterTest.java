@@ -42,9 +42,8 @@ class RucLookupFilterTest {
 
     @Test
     void anything_else_goes_to_jersey() {
-        // Another method, a query string (even empty), a path that is not one valid RUC.
+        // Another method, a path that is not one valid RUC (the query string is plainInclude's to read).
         assertThat(RucLookupFilter.plainLookup(request("HEAD", "/v1/ruc/20100227461", null, -1, Map.of()))).isNull();
-        // (the query string is plainInclude's to read)
         for (String uri : List.of("/v1/ruc/20100227462", "/v1/ruc/2010022746", "/v1/ruc/201002274611",
                 "/v1/ruc/20100227461/", "/v1/ruc/batch", "/v1/ruc/2010022746%31", "/v1/ruc/30100227461",
                 "/v1/rucs/20100227461")) {
