@@ -6,9 +6,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import pe.quipu.api.plans.PlanSettings;
+import pe.quipu.core.testing.JarredClassPath;
 import pe.quipu.core.ruc.Ruc;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -23,9 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -60,7 +57,7 @@ class TrainCommandTest {
 
     @Test
     void a_training_run_writes_a_cache_that_a_later_jvm_loads_quipus_classes_from() throws Exception {
-        String classPath = jarredClassPath();
+        String classPath = JarredClassPath.of(work);
         Path cache = work.resolve("quipu-api.aot");
         Path trainingLog = work.resolve("train.log");
 
@@ -89,8 +86,8 @@ class TrainCommandTest {
         Path garbage = Files.writeString(work.resolve("garbage.aot"), "not an AOT cache");
         Path log = work.resolve("garbage.log");
 
-        int exit = run(log, Duration.ofMinutes(1), jarredClassPath(), List.of("-XX:AOTCache=" + garbage), "check",
-                config());
+        int exit = run(log, Duration.ofMinutes(1), JarredClassPath.of(work), List.of("-XX:AOTCache=" + garbage),
+                "check", config());
 
         // check exits 1 when it cannot read the configuration; the JVM says why it left the cache aside.
         assertThat(exit).as(Files.readString(log)).isZero();
@@ -171,35 +168,5 @@ class TrainCommandTest {
 
     private static String config() {
         return Path.of("..", "config.yml").toAbsolutePath().toString();
-    }
-
-    /**
-     * This JVM's class path with every folder of classes made a jar, as in {@code quipu-api.jar}: the JVM archives
-     * classes from jars only. Test classes are left out.
-     */
-    private String jarredClassPath() throws IOException {
-        List<String> entries = new ArrayList<>();
-        int n = 0;
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            Path path = Path.of(entry);
-            if (!Files.isDirectory(path)) {
-                entries.add(entry);
-            } else if (!path.getFileName().toString().equals("test-classes")) {
-                entries.add(jar(path, work.resolve("classes-" + n++ + ".jar")).toString());
-            }
-        }
-        return String.join(File.pathSeparator, entries);
-    }
-
-    private static Path jar(Path classes, Path jar) throws IOException {
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
-             Stream<Path> files = Files.walk(classes)) {
-            for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace(File.separatorChar, '/')));
-                Files.copy(file, out);
-                out.closeEntry();
-            }
-        }
-        return jar;
     }
 }
