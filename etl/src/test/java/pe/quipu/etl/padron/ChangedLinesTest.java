@@ -241,4 +241,33 @@ class ChangedLinesTest {
         assertThat(changesOf(again.runId())).isEmpty();
         assertThat(etl.stepContext(again.runId(), "stage")).containsEntry(PadronJob.UNCHANGED_LINES, 3005L);
     }
+
+    /**
+     * A registry whose fingerprints another function made (MD5's, before December 2026): its next load finds no line
+     * as loaded, compares every line by its content, records nothing and moves no record's actualizado, and rewrites
+     * the fingerprints, so that the load after it finds every line as loaded again.
+     */
+    @Test
+    void fingerprints_of_another_function_cost_one_slower_load_and_change_nothing() throws Exception {
+        PadronDay day1 = day1();
+        quipu.clock.set(DAY_1);
+        Path file = day1.writeTo(dir.resolve("day1.txt"));
+        assertThat(etl.run("padron", "--file", file.toString()).exitCode()).isZero();
+        List<String> before = quipu.database.texts("select ruc || ' ' || actualizado from ruc_registry order by ruc");
+        quipu.database.jdbi().useHandle(h -> h.execute(
+                "update ruc_registry set line_hash = line_hash # 6148914691236517205"));
+
+        quipu.clock.set(DAY_2);
+        EtlRun upgrade = etl.run("padron", "--file", file.toString());
+
+        assertThat(upgrade.exitCode()).as(upgrade.stdout()).isZero();
+        assertThat(etl.stepContext(upgrade.runId(), "stage")).containsEntry(PadronJob.UNCHANGED_LINES, 0L);
+        assertThat(changesOf(upgrade.runId())).isEmpty();
+        assertThat(quipu.database.texts("select ruc || ' ' || actualizado from ruc_registry order by ruc"))
+                .isEqualTo(before);
+        EtlRun next = etl.run("padron", "--file", file.toString());
+        assertThat(next.exitCode()).as(next.stdout()).isZero();
+        assertThat(etl.stepContext(next.runId(), "stage")).containsEntry(PadronJob.UNCHANGED_LINES, 3005L);
+        assertThat(changesOf(next.runId())).isEmpty();
+    }
 }
