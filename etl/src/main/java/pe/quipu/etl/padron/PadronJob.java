@@ -140,6 +140,9 @@ public class PadronJob {
      * (a first load stages everything) or when comparing it in memory would not fit in the heap, which then stages
      * every line for PostgreSQL to compare, as slower but in bounded memory.
      */
+    /** Connections that read the registry's lines at once: one per processor, at most 4 (RegistryLines.read). */
+    private static final int REGISTRY_READERS = Math.min(4, Runtime.getRuntime().availableProcessors());
+
     private static RegistryLines inService(Jdbi jdbi, long records) throws Exception {
         if (records == 0) {
             return null;
@@ -153,7 +156,7 @@ public class PadronJob {
             return null;
         }
         long t = System.nanoTime();
-        RegistryLines lines = jdbi.withHandle(handle -> RegistryLines.read(handle.getConnection()));
+        RegistryLines lines = RegistryLines.read(jdbi, REGISTRY_READERS);
         LOG.info("read the lines of the {} records in service in {} ms", lines.size(),
                 (System.nanoTime() - t) / 1_000_000);
         return lines;

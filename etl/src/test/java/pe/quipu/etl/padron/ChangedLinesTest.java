@@ -270,4 +270,37 @@ class ChangedLinesTest {
         assertThat(etl.stepContext(next.runId(), "stage")).containsEntry(PadronJob.UNCHANGED_LINES, 3005L);
         assertThat(changesOf(next.runId())).isEmpty();
     }
+
+    /**
+     * The registry's lines read in parts at once (each a range of the table's pages, in one exported snapshot) are
+     * the lines one read finds: every record once, with its fingerprint, whichever part its page fell in.
+     */
+    @Test
+    void the_registry_read_in_parts_is_the_registry_read_whole() throws Exception {
+        PadronDay day1 = day1();
+        quipu.clock.set(DAY_1);
+        assertThat(etl.run("padron", "--file", day1.writeTo(dir.resolve("day1.txt")).toString()).exitCode())
+                .isZero();
+        // Some records elsewhere in the table's pages, and one whose line is not known.
+        quipu.database.jdbi().useHandle(h -> h.execute("update ruc_registry set line_hash = line_hash"
+                + " where ruc like '%7'"));
+        quipu.database.jdbi().useTransaction(h -> RegistryUpsert.upsert(h, List.of(PadronLine.parse(
+                line(EDITED, "QORI CHASKA S.A.C.", "BAJA PROV. POR OFICIO").strip())), DAY_1.plusSeconds(60)));
+        List<String> records = quipu.database.texts("select ruc || ' ' || coalesce(line_hash, 0) from ruc_registry");
+        assertThat(quipu.database.texts("select pg_relation_size('ruc_registry') / 8192 >= 4")).containsExactly("t");
+
+        RegistryLines whole = RegistryLines.read(quipu.database.jdbi(), 1, 1);
+        RegistryLines inParts = RegistryLines.read(quipu.database.jdbi(), 4, 1);
+
+        assertThat(inParts.size()).isEqualTo(whole.size()).isEqualTo(records.size());
+        for (String record : records) {
+            String[] ruc = record.split(" ");
+            byte[] bytes = ruc[0].getBytes(StandardCharsets.ISO_8859_1);
+            long hash = Long.parseLong(ruc[1]);
+            for (RegistryLines lines : List.of(whole, inParts)) {
+                assertThat(lines.find(bytes, 0)).as(record).isNotNegative();
+                assertThat(lines.sameLine(hash)).as(record).isEqualTo(hash != 0);
+            }
+        }
+    }
 }
