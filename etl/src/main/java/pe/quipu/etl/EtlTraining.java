@@ -1,6 +1,7 @@
 package pe.quipu.etl;
 
 import io.dropwizard.configuration.ConfigurationException;
+import pe.quipu.core.io.FileTrees;
 import pe.quipu.etl.generate.NextDayPadron;
 import pe.quipu.etl.generate.PadronGenerator;
 import pe.quipu.etl.generate.SunatListsGenerator;
@@ -8,15 +9,12 @@ import pe.quipu.etl.sunat.SunatFile;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * {@code EtlTraining --work-dir DIR config.yml}: the training run of the ETL's ahead-of-time cache ({@code ./quipu}
@@ -85,7 +83,7 @@ public final class EtlTraining {
             return QuipuEtl.SUCCEEDED;
         } finally {
             overrides.keySet().forEach(name -> System.clearProperty(OVERRIDE_PREFIX + name));
-            deleteRecursively(work);
+            FileTrees.delete(work);
         }
     }
 
@@ -99,19 +97,6 @@ public final class EtlTraining {
                 || !configuration.database().embeddedDataDirectory().toAbsolutePath().startsWith(work)) {
             throw new IllegalStateException("quipu-etl training: the configuration could not be isolated (a database"
                     + " of its own in " + work + "); nothing was run");
-        }
-    }
-
-    private static void deleteRecursively(Path directory) throws IOException {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 }

@@ -22,19 +22,17 @@ import pe.quipu.api.platform.Platform;
 import pe.quipu.api.plans.PlanSettings;
 import pe.quipu.core.fx.BcrpSettings;
 import pe.quipu.core.fx.SunatFxSettings;
+import pe.quipu.core.io.FileTrees;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 /**
  * {@code train config.yml}: a training run for the JVM's ahead-of-time cache ({@code ./quipu} runs it with
@@ -206,14 +204,12 @@ public final class TrainCommand<C extends Configuration & TrainCommand.Configure
 
     /** Best effort: a folder left behind in the temporary directory must not hide why a run failed. */
     private static void deleteRecursively(Path directory) {
-        if (directory == null || !Files.exists(directory)) {
+        if (directory == null) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException | UncheckedIOException e) {
+        try {
+            FileTrees.delete(directory);
+        } catch (IOException e) {
             LOG.warn("train: could not delete {}: {}", directory, e.toString());
         }
     }

@@ -3,6 +3,7 @@ package pe.quipu.core.db;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+import pe.quipu.core.io.FileTrees;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -67,9 +68,7 @@ final class PostgresBinaries {
                 Path staging = Files.createTempDirectory(base, "unpacking-");
                 extract(archive[0] != null ? archive[0] : read(url), staging);
                 Files.writeString(staging.resolve(".complete"), identity);
-                if (Files.exists(home)) {
-                    deleteTree(home);
-                }
+                FileTrees.delete(home);
                 Files.move(staging, home, StandardCopyOption.ATOMIC_MOVE);
                 return home;
             }
@@ -129,14 +128,6 @@ final class PostgresBinaries {
                                 PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_EXECUTE));
                     }
                 }
-            }
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (var paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
             }
         }
     }
