@@ -1,8 +1,8 @@
 package pe.quipu.etl;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import pe.quipu.core.testing.ChildJvm;
 import pe.quipu.core.testing.JarredClassPath;
 
 import java.io.IOException;
@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,17 +27,6 @@ class EtlTrainingTest {
 
     @TempDir
     Path work;
-
-    private final List<Process> children = new ArrayList<>();
-
-    @AfterEach
-    void cleanUp() throws InterruptedException {
-        for (Process child : children) {
-            if (child.isAlive()) {
-                child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-            }
-        }
-    }
 
     @Test
     void a_training_run_loads_every_job_on_its_own_database_and_leaves_a_cache_a_later_jvm_uses() throws Exception {
@@ -81,26 +69,12 @@ class EtlTrainingTest {
         assertThat(kept).hasContent("an operator's file");
     }
 
-    /** {@code java <options> -cp <classPath> <main> <args>}, its output in {@code log}. */
-    private int run(Path log, Duration limit, String classPath, List<String> options, String... mainAndArgs)
-            throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>();
-        line.add(ProcessHandle.current().info().command().orElseThrow());
-        line.add("-Xmx256m");
-        line.addAll(options);
-        line.addAll(List.of("-cp", classPath));
-        line.addAll(List.of(mainAndArgs));
-        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
-        // The training isolates itself; nothing of the environment's database may matter.
-        builder.environment().put("DATABASE_URL", "jdbc:postgresql://192.0.2.1:1/never-used");
-        builder.environment().put("QUIPU_ENV", "development");
-        Process child = builder.start();
-        children.add(child);
-        if (!child.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-            child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-            throw new AssertionError("still running after " + limit + ":\n" + Files.readString(log));
-        }
-        return child.exitValue();
+    /** {@code java -Xmx256m <options> -cp <classPath> <main> <args>}: {@link ChildJvm#run}. */
+    private static int run(Path log, Duration limit, String classPath, List<String> options, String main,
+                           String... args) throws IOException, InterruptedException {
+        List<String> jvm = new ArrayList<>(List.of("-Xmx256m"));
+        jvm.addAll(options);
+        return ChildJvm.run(log, limit, jvm, classPath, main, args);
     }
 
     private static String config() {

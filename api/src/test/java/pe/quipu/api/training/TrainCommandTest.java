@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import pe.quipu.api.plans.PlanSettings;
+import pe.quipu.core.testing.ChildJvm;
 import pe.quipu.core.testing.JarredClassPath;
 import pe.quipu.core.ruc.Ruc;
 
@@ -22,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -40,16 +40,10 @@ class TrainCommandTest {
     @TempDir
     Path work;
 
-    private final List<Process> children = new ArrayList<>();
     private HttpServer stub;
 
     @AfterEach
-    void cleanUp() throws InterruptedException {
-        for (Process child : children) {
-            if (child.isAlive()) {
-                child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-            }
-        }
+    void cleanUp() {
         if (stub != null) {
             stub.stop(0);
         }
@@ -144,26 +138,12 @@ class TrainCommandTest {
         }
     }
 
-    /** {@code java <options> -cp <classPath> pe.quipu.api.QuipuApplication <args>}, its output in {@code log}. */
-    private int run(Path log, Duration limit, String classPath, List<String> options, String... args)
+    /** {@code java -Xmx128m <options> -cp <classPath> pe.quipu.api.QuipuApplication <args>}: {@link ChildJvm#run}. */
+    private static int run(Path log, Duration limit, String classPath, List<String> options, String... args)
             throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>();
-        line.add(ProcessHandle.current().info().command().orElseThrow());
-        line.addAll(JVM);
-        line.addAll(options);
-        line.addAll(List.of("-cp", classPath, "pe.quipu.api.QuipuApplication"));
-        line.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
-        // The training isolates itself; nothing of the environment's database may matter.
-        builder.environment().put("DATABASE_URL", "jdbc:postgresql://192.0.2.1:1/never-used");
-        builder.environment().put("QUIPU_ENV", "development");
-        Process child = builder.start();
-        children.add(child);
-        if (!child.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-            child.destroyForcibly().waitFor(20, TimeUnit.SECONDS);
-            throw new AssertionError("still running after " + limit + ":\n" + Files.readString(log));
-        }
-        return child.exitValue();
+        List<String> jvm = new ArrayList<>(JVM);
+        jvm.addAll(options);
+        return ChildJvm.run(log, limit, jvm, classPath, "pe.quipu.api.QuipuApplication", args);
     }
 
     private static String config() {
