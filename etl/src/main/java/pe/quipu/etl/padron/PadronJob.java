@@ -135,14 +135,14 @@ public class PadronJob {
                 () -> PadronStager.dropLeftovers(jdbi));
     }
 
+    /** Connections that read the registry's lines at once: one per processor, at most 4 (RegistryLines.read). */
+    private static final int REGISTRY_READERS = Math.min(4, Runtime.getRuntime().availableProcessors());
+
     /**
      * The registry in service's lines, for staging only the lines that changed; null when the registry is empty
      * (a first load stages everything) or when comparing it in memory would not fit in the heap, which then stages
      * every line for PostgreSQL to compare, as slower but in bounded memory.
      */
-    /** Connections that read the registry's lines at once: one per processor, at most 4 (RegistryLines.read). */
-    private static final int REGISTRY_READERS = Math.min(4, Runtime.getRuntime().availableProcessors());
-
     private static RegistryLines inService(Jdbi jdbi, long records) throws Exception {
         if (records == 0) {
             return null;

@@ -80,20 +80,17 @@ final class RegistryLines {
     /** As {@link #read(Jdbi, int)}, each part at least {@code minPagesPerPart} pages. */
     static RegistryLines read(Jdbi jdbi, int parts, long minPagesPerPart) throws Exception {
         try (Handle lead = jdbi.open()) {
-            lead.begin();
-            lead.execute("set transaction isolation level repeatable read");
+            repeatableRead(lead);
             String snapshot = lead.select("select pg_export_snapshot()").mapTo(String.class).one();
             long pages = lead.select("select pg_relation_size('ruc_registry') / current_setting('block_size')::int")
                     .mapTo(Long.class).one();
             int n = (int) Math.max(1, Math.min(parts, pages / minPagesPerPart));
             List<FutureTask<Builder>> others = new ArrayList<>();
             for (int part = 1; part < n; part++) {
-                String range = "ctid >= '(" + pages * part / n + ",0)'"
-                        + (part < n - 1 ? " and ctid < '(" + pages * (part + 1) / n + ",0)'" : "");
+                String range = pages(part, n, pages);
                 FutureTask<Builder> task = new FutureTask<>(() -> {
                     try (Handle handle = jdbi.open()) {
-                        handle.begin();
-                        handle.execute("set transaction isolation level repeatable read");
+                        repeatableRead(handle);
                         handle.execute("set transaction snapshot '" + snapshot.replace("'", "''") + "'");
                         Builder builder = read(handle.getConnection(), range, new Builder());
                         handle.rollback();
@@ -105,8 +102,7 @@ final class RegistryLines {
             }
             Builder builder;
             try {
-                builder = read(lead.getConnection(), n == 1 ? "true" : "ctid < '(" + pages / n + ",0)'",
-                        new Builder());
+                builder = read(lead.getConnection(), pages(0, n, pages), new Builder());
                 for (FutureTask<Builder> other : others) {
                     builder.addAll(other.get());
                 }
@@ -119,6 +115,28 @@ final class RegistryLines {
             lead.rollback();
             return builder.build();
         }
+    }
+
+    /** Begins a repeatable-read transaction on {@code handle}: one snapshot for every statement of the read. */
+    private static void repeatableRead(Handle handle) {
+        handle.begin();
+        handle.execute("set transaction isolation level repeatable read");
+    }
+
+    /**
+     * Part {@code part} of {@code n} of a table of {@code pages} pages, as a condition on ctid (a TID range scan):
+     * the first part has no lower bound and the last no upper one, so that pages added since the size was read are
+     * read too.
+     */
+    static String pages(int part, int n, long pages) {
+        List<String> bounds = new ArrayList<>(2);
+        if (part > 0) {
+            bounds.add("ctid >= '(" + pages * part / n + ",0)'");
+        }
+        if (part < n - 1) {
+            bounds.add("ctid < '(" + pages * (part + 1) / n + ",0)'");
+        }
+        return bounds.isEmpty() ? "true" : String.join(" and ", bounds);
     }
 
     /** A part of {@link #read(Jdbi, int)} reads at least this many pages (64 MB): a smaller table is one COPY. */

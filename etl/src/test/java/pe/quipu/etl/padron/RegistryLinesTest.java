@@ -108,4 +108,14 @@ class RegistryLinesTest {
         assertThat(RegistryLines.heapNeeded(5_000_000)).isLessThan(RucSet.BYTES);
         assertThat(RegistryLines.fits(5_000_000, 64L << 20)).isTrue();
     }
+
+    @Test
+    void the_parts_of_a_read_are_adjoining_page_ranges_open_at_both_ends() {
+        assertThat(RegistryLines.pages(0, 1, 100)).isEqualTo("true");
+        assertThat(RegistryLines.pages(0, 2, 100)).isEqualTo("ctid < '(50,0)'");
+        assertThat(RegistryLines.pages(1, 2, 100)).isEqualTo("ctid >= '(50,0)'");
+        assertThat(List.of(RegistryLines.pages(0, 3, 100), RegistryLines.pages(1, 3, 100),
+                RegistryLines.pages(2, 3, 100))).containsExactly("ctid < '(33,0)'",
+                "ctid >= '(33,0)' and ctid < '(66,0)'", "ctid >= '(66,0)'");
+    }
 }
