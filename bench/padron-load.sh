@@ -36,8 +36,8 @@
 #      Timed too, but not compared with anything: it shares the cores with the readers;
 #   7. prints the figures, their targets, PASS or FAIL, and their projection to 18.3 M rows.
 # Every ETL run has -Xmx256m (QUIPU_JAVA_OPTS=-Xmx256m, the same as ./quipu's own) and a GC log (through
-# JAVA_TOOL_OPTIONS, on which the AOT cache's name does not depend): the heap figures are whether every run completed with it, and the most its
-# log shows left after a collection (what the job holds; G1 lets the heap fill up to -Xmx before it collects, so
+# JAVA_TOOL_OPTIONS, on which the AOT cache's name does not depend): the heap figures are whether every run completed
+# with it, and the most its log shows left after a collection (what the job holds; G1 lets the heap fill up to -Xmx before it collects, so
 # what was in use before a collection says little). The job's own time (its summary line's "in N s", less the JVM's
 # and Spring's start) is printed beside each end-to-end time, with its ratios. Exits non-zero when a load fails or a correctness check fails (rows, actualizado, lookup
 # errors); a missed performance target is printed, not an exit status. Nothing here depends on how the job

@@ -81,6 +81,15 @@ class ChangedLinesTest {
                 .put(GONE, "CHAKA RUNA S.R.L.", "ACTIVO", "HABIDO", "150101");
     }
 
+    /** {@code day1} loaded into the empty registry on {@link #DAY_1}; returns its file. */
+    private static Path loadDay1(PadronDay day1) throws Exception {
+        quipu.clock.set(DAY_1);
+        Path file = day1.writeTo(dir.resolve("day1.txt"));
+        EtlRun run = etl.run("padron", "--file", file.toString());
+        assertThat(run.exitCode()).as(run.stdout()).isZero();
+        return file;
+    }
+
     /** The change log's rows of one run, as {@code ruc kind}, in RUC order. */
     private static List<String> changesOf(long runId) {
         return quipu.database.texts("select ruc || ' ' || kind from ruc_changes where load_run_id = ? order by ruc, id",
@@ -123,9 +132,7 @@ class ChangedLinesTest {
     @Test
     void a_ruc_met_twice_keeps_its_last_line_whichever_of_them_is_the_one_in_service() throws Exception {
         PadronDay day1 = day1();
-        quipu.clock.set(DAY_1);
-        assertThat(etl.run("padron", "--file", day1.writeTo(dir.resolve("day1.txt")).toString()).exitCode())
-                .isZero();
+        loadDay1(day1);
 
         // The line in service, then a changed one; a changed line, then the one in service again; a RUC not in
         // service, twice.
@@ -191,9 +198,7 @@ class ChangedLinesTest {
     @Test
     void a_record_written_since_its_line_was_loaded_is_compared_by_its_content() throws Exception {
         PadronDay day1 = day1();
-        quipu.clock.set(DAY_1);
-        Path file = day1.writeTo(dir.resolve("day1.txt"));
-        assertThat(etl.run("padron", "--file", file.toString()).exitCode()).isZero();
+        Path file = loadDay1(day1);
         // Another writer (the bundled sample, an operator) changes a record: its line is no longer known.
         quipu.database.jdbi().useTransaction(h -> RegistryUpsert.upsert(h, List.of(PadronLine.parse(
                 line(EDITED, "QORI CHASKA S.A.C.", "BAJA PROV. POR OFICIO").strip())), DAY_1.plusSeconds(60)));
@@ -215,9 +220,7 @@ class ChangedLinesTest {
     @Test
     void comparing_every_line_in_the_database_publishes_the_same_as_comparing_the_changed_lines() throws Exception {
         PadronDay day1 = day1();
-        quipu.clock.set(DAY_1);
-        assertThat(etl.run("padron", "--file", day1.writeTo(dir.resolve("day1.txt")).toString()).exitCode())
-                .isZero();
+        loadDay1(day1);
         PadronDay day2 = day1.next().set(LAST_WINS, 2, "BAJA DE OFICIO").set(FIRST_KEPT, 1, "HATUN MAYU S.A.")
                 .remove(GONE).put(NEW_TWICE, "MUSUQ NAN S.A.C.", "ACTIVO", "HABIDO", "150101");
         // Without the lines in service (a registry too large for the heap), as the job then does.
@@ -250,9 +253,7 @@ class ChangedLinesTest {
     @Test
     void fingerprints_of_another_function_cost_one_slower_load_and_change_nothing() throws Exception {
         PadronDay day1 = day1();
-        quipu.clock.set(DAY_1);
-        Path file = day1.writeTo(dir.resolve("day1.txt"));
-        assertThat(etl.run("padron", "--file", file.toString()).exitCode()).isZero();
+        Path file = loadDay1(day1);
         List<String> before = quipu.database.texts("select ruc || ' ' || actualizado from ruc_registry order by ruc");
         quipu.database.jdbi().useHandle(h -> h.execute(
                 "update ruc_registry set line_hash = line_hash # 6148914691236517205"));
@@ -278,9 +279,7 @@ class ChangedLinesTest {
     @Test
     void the_registry_read_in_parts_is_the_registry_read_whole() throws Exception {
         PadronDay day1 = day1();
-        quipu.clock.set(DAY_1);
-        assertThat(etl.run("padron", "--file", day1.writeTo(dir.resolve("day1.txt")).toString()).exitCode())
-                .isZero();
+        loadDay1(day1);
         // Some records elsewhere in the table's pages, and one whose line is not known.
         quipu.database.jdbi().useHandle(h -> h.execute("update ruc_registry set line_hash = line_hash"
                 + " where ruc like '%7'"));
