@@ -2,10 +2,10 @@ package pe.quipu.api.accounts;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import pe.quipu.api.testing.JvmCpu;
 import pe.quipu.api.testing.QuipuExtension;
 import pe.quipu.api.testing.TestAccounts;
 
-import java.lang.management.ManagementFactory;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timing tells which emails have accounts. Wall-clock time on a shared machine is too noisy to compare; the CPU
  * time this JVM's threads spend on a request is not (waiting for a core is not counted), and Argon2 with 19 MiB
  * and 2 passes costs tens of milliseconds of it, far above what the rest of a login costs. Every thread of the JVM
- * is counted, so work that other threads do meanwhile (the application's background tasks, a failed login's
- * follow-ups) only ever adds to a run: the least of the interleaved runs is each kind's own cost. (Medians failed
- * once in a full suite: 252 ms for a wrong password against 97 ms for an unknown email, which alone measure alike.)
+ * is counted (by {@link JvmCpu}, so that a thread ending meanwhile takes nothing away), and work that other
+ * threads do meanwhile (the application's background tasks, a failed login's follow-ups) only ever adds to a run:
+ * the least of the interleaved runs is each kind's own cost. (Medians failed once in a full suite: 252 ms for a
+ * wrong password against 97 ms for an unknown email, which alone measure alike.)
  */
 class LoginTimingTest {
 
@@ -29,9 +30,6 @@ class LoginTimingTest {
 
     @RegisterExtension
     static final QuipuExtension quipu = new QuipuExtension();
-
-    private final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     @Test
     void a_login_for_an_unknown_email_runs_a_password_verification_like_a_wrong_password() {
@@ -67,19 +65,9 @@ class LoginTimingTest {
 
     /** CPU time all of this JVM's threads spent while one request was sent and answered. */
     private long cpu(Supplier<HttpResponse<String>> request, int expectedStatus) {
-        long before = totalCpu();
-        HttpResponse<String> response = request.get();
-        long spent = totalCpu() - before;
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(expectedStatus);
-        return spent;
-    }
-
-    private long totalCpu() {
-        long total = 0;
-        for (long nanos : threads.getThreadCpuTime(threads.getAllThreadIds())) {
-            total += Math.max(0, nanos);
-        }
-        return total;
+        JvmCpu.Spent<HttpResponse<String>> spent = JvmCpu.spentDuring(request);
+        assertThat(spent.result().statusCode()).as(spent.result().body()).isEqualTo(expectedStatus);
+        return spent.nanos();
     }
 
     private static long least(List<Long> values) {
