@@ -1,7 +1,7 @@
 package pe.quipu.api.http;
 
 import io.dropwizard.core.setup.Environment;
-import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
@@ -25,6 +25,8 @@ public final class IdleConnections {
 
     private static final Logger LOG = LoggerFactory.getLogger(IdleConnections.class);
     private static final long SETTLE_NANOS = 1_000_000_000L;
+    /** A connection this young may have its first request on the way. */
+    private static final long JUST_ACCEPTED_MILLIS = 100;
 
     private IdleConnections() {
     }
@@ -57,7 +59,14 @@ public final class IdleConnections {
         });
     }
 
-    /** Returns how many idle connections were closed. */
+    /**
+     * Stops the connectors accepting, then, for at most {@link #SETTLE_NANOS}, closes every connection as soon as it
+     * is between requests: at once those already so; those just accepted, or whose request is arriving or being
+     * handled, once it is answered. A request whose headers have not all arrived when the settling time ends is not
+     * handled yet, and would meet the graceful shutdown's 503: its connection is closed too, an error its client
+     * retries elsewhere. Requests still being handled then are left to finish within Jetty's grace period. Returns
+     * how many connections were closed.
+     */
     public static int quiesce(Server server) {
         for (Connector connector : server.getConnectors()) {
             if (connector instanceof ServerConnector accepting) {
@@ -67,23 +76,33 @@ public final class IdleConnections {
         int closed = 0;
         long deadline = System.nanoTime() + SETTLE_NANOS;
         while (true) {
+            boolean last = System.nanoTime() - deadline >= 0;
             boolean waiting = false;
             for (Connector connector : server.getConnectors()) {
                 for (EndPoint endPoint : connector.getConnectedEndPoints()) {
-                    Connection connection = endPoint.getConnection();
-                    if (connection instanceof HttpConnection http && http.getHttpChannel().getRequest() == null) {
-                        boolean justAccepted = System.currentTimeMillis() - endPoint.getCreatedTimeStamp() < 100;
-                        if (http.isRequestBufferEmpty() && !justAccepted) {
+                    if (!endPoint.isOpen() || !(endPoint.getConnection() instanceof HttpConnection http)) {
+                        continue;
+                    }
+                    switch (stateOf(http, endPoint)) {
+                        case IDLE -> {
                             endPoint.close();
                             closed++;
-                        } else {
-                            // Just accepted, or its request is arriving: let it be handled.
-                            waiting = true;
                         }
+                        case ARRIVING -> {
+                            if (last) {
+                                endPoint.close();
+                                closed++;
+                            } else {
+                                waiting = true;
+                            }
+                        }
+                        // Its answer ends the connection (Connection: close once draining) or leaves it between
+                        // requests, to be closed then; a longer one is left to Jetty's grace period.
+                        case HANDLED -> waiting = true;
                     }
                 }
             }
-            if (!waiting || System.nanoTime() - deadline >= 0) {
+            if (!waiting || last) {
                 return closed;
             }
             try {
@@ -93,5 +112,23 @@ public final class IdleConnections {
                 return closed;
             }
         }
+    }
+
+    enum State {
+        /** Between requests, nothing of the next one read. */
+        IDLE,
+        /** Just accepted (its first request may be on its way), or a request whose headers have not all arrived. */
+        ARRIVING,
+        /** A request past its headers: handled, or about to be. */
+        HANDLED
+    }
+
+    static State stateOf(HttpConnection http, EndPoint endPoint) {
+        HttpParser parser = http.getParser();
+        if (!parser.inHeaderState()) {
+            return State.HANDLED;
+        }
+        boolean justAccepted = System.currentTimeMillis() - endPoint.getCreatedTimeStamp() < JUST_ACCEPTED_MILLIS;
+        return parser.isStart() && http.isRequestBufferEmpty() && !justAccepted ? State.IDLE : State.ARRIVING;
     }
 }
