@@ -168,6 +168,11 @@ stop_sampler() {
   fi
 }
 
+# The most resident memory the sampler saw, in MB.
+rss_max_mb() {
+  awk '$1 > max { max = $1 } END { printf "%.0f", max / 1024 }' "$WORK/rss.txt"
+}
+
 cleanup() {
   local rc=$?
   if [ "$rc" != 0 ]; then
@@ -527,7 +532,7 @@ JAR_S=$STARTUP_S
 # Its resident memory under 30 s of RUC lookups: a container user's figure, beside ./quipu's (E).
 load quipu ruc-jar $API_PORT 30 "$WORK/ruc.lua" "/v1/ruc/$RUC"
 stop_sampler
-JAR_RSS_MB=$(awk '$1 > max { max = $1 } END { printf "%.0f", max / 1024 }' "$WORK/rss.txt")
+JAR_RSS_MB=$(rss_max_mb)
 stop_api
 echo "A. java -jar api/target/quipu-api.jar server config.yml (the JVM's defaults): launch to the first 200 in" \
   "$JAR_S s; max RSS from its launch to the end of 30 s of ruc.lua: $JAR_RSS_MB MB ($R_RPS req/s)"
@@ -705,7 +710,7 @@ echo "C. POST /v1/ruc/batch, 100 RUCs, wrk -t1 -c1: $BATCH_RPS batches/s, p50 $B
 
 # --- E (measured from the API's launch in A to the end of C). Memory and JVM options, then the API stops.
 stop_sampler
-RSS_MAX_MB=$(awk '$1 > max { max = $1 } END { printf "%.0f", max / 1024 }' "$WORK/rss.txt")
+RSS_MAX_MB=$(rss_max_mb)
 RSS_SAMPLES=$(grep -c . "$WORK/rss.txt" || true)
 JVM_ARGS=$("$JCMD" "$API_PID" VM.command_line 2>/dev/null | sed -n 's/^jvm_args: *//p' | sed 's/ *$//' || true)
 [ -n "$JVM_ARGS" ] || JVM_ARGS="(jcmd failed) $(ps -o args= -p "$API_PID")"
